@@ -1,0 +1,54 @@
+"""The WSGI application: middleware pipeline around the pecan app.
+
+Outermost first: ProblemDetails + Version echo, request id, proxy
+headers, body size limit, then ``/healthcheck`` and ``/`` without login
+and everything else behind authentication, then pecan with the context,
+Version and error hooks.
+"""
+
+import pecan
+from oslo_config import cfg
+from oslo_middleware import healthcheck, http_proxy_to_wsgi, request_id
+from oslo_middleware import sizelimit
+
+from tacker_ng.api import hooks, rendering
+from tacker_ng.api.controllers import root
+from tacker_ng.api.middleware import auth, dispatch, problem
+
+HEALTHCHECK_PATH = "/healthcheck"
+
+
+def build_pecan_app() -> pecan.Pecan:
+    """The bare pecan application (no middleware)."""
+    return pecan.make_app(
+        root.RootController(),
+        hooks=[hooks.ContextHook(), hooks.SolVersionHook(), hooks.ErrorHook()],
+        custom_renderers={"json": rendering.JsonRenderer},
+        default_renderer="json",
+        force_canonical=False,
+        guess_content_type_from_ext=False,
+        debug=False,
+        logging=False,
+    )
+
+
+def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
+    """The full WSGI application as configured in ``conf``."""
+    api = build_pecan_app()
+    app = dispatch.PathRouter(
+        auth.wrap(api, conf),
+        {
+            # The list of APIs and the load balancer probe need no login.
+            "/": api,
+            HEALTHCHECK_PATH: healthcheck.Healthcheck(
+                None, {"oslo_config_config": conf}
+            ),
+        },
+    )
+    app = sizelimit.RequestBodySizeLimiter(app, {"oslo_config_config": conf})
+    if conf.api.enable_proxy_headers_parsing:
+        app = http_proxy_to_wsgi.HTTPProxyToWSGI(
+            app, {"oslo_config_config": conf}
+        )
+    app = request_id.RequestId(app)
+    return problem.ProblemDetailsMiddleware(app)

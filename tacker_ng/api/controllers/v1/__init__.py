@@ -1,0 +1,8 @@
+"""``/v1``: tacker-ng's own (non-SOL) operator API."""
+
+from tacker_ng.api.controllers.v1 import conductors, ping
+
+
+class V1Controller:
+    conductors = conductors.ConductorsController()
+    ping = ping.PingController()

@@ -1,0 +1,60 @@
+"""Render every error as ETSI ProblemDetails (``application/problem+json``).
+
+This is the one place errors become HTTP bodies: controllers raise
+:class:`tacker_ng.exceptions.TackerNgError`; anything else is a 500 whose
+detail never carries the exception text or a traceback.
+"""
+
+import http
+import json
+
+import webob
+from oslo_log import log as logging
+
+from tacker_ng import exceptions
+
+LOG = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem_body(status: int, detail: str, title: str | None = None) -> dict:
+    """A ProblemDetails dict for ``status``."""
+    if title is None:
+        try:
+            title = http.HTTPStatus(status).phrase
+        except ValueError:
+            title = "Error"
+    return {"status": status, "title": title, "detail": detail}
+
+
+def problem_response(
+    body: dict, headers: dict[str, str] | None = None
+) -> webob.Response:
+    """A webob response carrying a ProblemDetails body."""
+    resp = webob.Response(
+        status=body["status"],
+        body=json.dumps(body).encode(),
+        content_type=PROBLEM_JSON,
+        charset=None,
+    )
+    for name, value in (headers or {}).items():
+        resp.headers[name] = value
+    return resp
+
+
+def from_exception(exc: BaseException) -> webob.Response:
+    """ProblemDetails for any exception raised while serving a request."""
+    if isinstance(exc, exceptions.TackerNgError):
+        if exc.status >= 500:
+            LOG.error("Request failed: %s", exc.detail)
+        return problem_response(exc.to_problem_details(), exc.headers)
+    if isinstance(exc, webob.exc.HTTPException) and exc.code >= 400:
+        detail = exc.detail or exc.explanation
+        return problem_response(problem_body(exc.code, detail, exc.title))
+    LOG.exception("Unexpected error while serving a request")
+    return problem_response(
+        problem_body(
+            500, "An unexpected error occurred; see the server log."
+        )
+    )

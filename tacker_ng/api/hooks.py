@@ -1,0 +1,48 @@
+"""Pecan hooks: request context, SOL Version check, error rendering."""
+
+from pecan import hooks
+
+from tacker_ng import context as tcontext
+from tacker_ng import exceptions
+from tacker_ng.api import errors, versions
+
+
+class ContextHook(hooks.PecanHook):
+    """Build the RequestContext from the headers the auth layer set."""
+
+    priority = 10
+
+    def before(self, state) -> None:
+        state.request.context = tcontext.RequestContext.from_environ(
+            state.request.environ
+        )
+
+
+class SolVersionHook(hooks.PecanHook):
+    """Enforce the SOL013 ``Version`` header on versioned resources."""
+
+    priority = 20
+
+    def on_route(self, state) -> None:
+        path = state.request.path
+        api = versions.api_for_path(path)
+        if api is None or not versions.needs_version_header(api, path):
+            return
+        requested = state.request.headers.get(versions.VERSION_HEADER)
+        if not requested:
+            raise exceptions.BadRequest(
+                f"The '{versions.VERSION_HEADER}' header is required; "
+                f"supported versions: {', '.join(api.versions)}."
+            )
+        if requested not in api.versions:
+            raise exceptions.NotAcceptable(
+                f"API version '{requested}' is not supported; supported "
+                f"versions: {', '.join(api.versions)}."
+            )
+
+
+class ErrorHook(hooks.PecanHook):
+    """Turn any exception from a controller into ProblemDetails."""
+
+    def on_error(self, state, exc):
+        return errors.from_exception(exc)

@@ -1,0 +1,82 @@
+"""Outermost middleware: ProblemDetails for every error, Version echo.
+
+Inner pieces (pecan routing, keystonemiddleware, oslo.middleware's basic
+auth and size limiter) answer errors in their own formats; this rewrites
+any error that is not already ``application/problem+json`` and turns an
+escaped exception into a 500 without leaking its text.
+"""
+
+import json
+
+import webob
+
+from tacker_ng.api import errors, versions
+
+#: Paths whose error bodies belong to someone else (load balancer probes).
+_PASSTHROUGH_PREFIXES = ("/healthcheck",)
+
+
+def _detail_from(resp: webob.Response) -> str | None:
+    """A human message from a foreign JSON error body, if one is there."""
+    if resp.status_code >= 500 or "json" not in (resp.content_type or ""):
+        return None
+    try:
+        body = json.loads(resp.body)
+    except ValueError:
+        return None
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            message = err.get("message") or err.get("detail")
+            if isinstance(message, str):
+                return message
+    return None
+
+
+class ProblemDetailsMiddleware:
+    """Guarantee ProblemDetails errors and the SOL ``Version`` header."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        req = webob.Request(environ)
+        try:
+            resp = req.get_response(self.app)
+        except Exception as exc:  # noqa: BLE001 - rendered, never leaked
+            resp = errors.from_exception(exc)
+        if (
+            resp.status_code >= 400
+            and resp.content_type != errors.PROBLEM_JSON
+            and not req.path.startswith(_PASSTHROUGH_PREFIXES)
+        ):
+            resp = self._rewrite(resp)
+        api = versions.api_for_path(req.path)
+        if api is not None:
+            resp.headers[versions.VERSION_HEADER] = versions.response_version(
+                api, req.headers.get(versions.VERSION_HEADER)
+            )
+        return resp(environ, start_response)
+
+    @staticmethod
+    def _rewrite(resp: webob.Response) -> webob.Response:
+        status = resp.status_code
+        detail = _detail_from(resp)
+        if status == 401:
+            detail = "Authentication failed: credentials missing or wrong."
+        elif detail is None:
+            detail = (
+                "An unexpected error occurred; see the server log."
+                if status >= 500
+                else resp.status.split(" ", 1)[-1]
+            )
+        keep = {
+            name: resp.headers[name]
+            for name in ("WWW-Authenticate", "Allow", "Retry-After")
+            if name in resp.headers
+        }
+        if status == 401 and "WWW-Authenticate" not in keep:
+            keep["WWW-Authenticate"] = 'Basic realm="tacker-ng"'
+        return errors.problem_response(
+            errors.problem_body(status, detail), keep
+        )

@@ -1,0 +1,58 @@
+"""Request bodies: media type, JSON syntax and jsonschema, or a 4xx."""
+
+import json
+from typing import Any
+
+import jsonschema
+
+from tacker_ng import exceptions
+
+JSON = "application/json"
+MERGE_PATCH = "application/merge-patch+json"
+
+_VALIDATORS: dict[int, jsonschema.protocols.Validator] = {}
+
+
+def _validator(schema: dict) -> jsonschema.protocols.Validator:
+    validator = _VALIDATORS.get(id(schema))
+    if validator is None:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+        _VALIDATORS[id(schema)] = validator
+    return validator
+
+
+def _where(error: jsonschema.ValidationError) -> str:
+    path = "/".join(str(p) for p in error.absolute_path)
+    return f" at '/{path}'" if path else ""
+
+
+def validate(body: Any, schema: dict) -> None:
+    """Raise 400 naming the first schema violation and where it is."""
+    error = jsonschema.exceptions.best_match(
+        _validator(schema).iter_errors(body)
+    )
+    if error is not None:
+        raise exceptions.BadRequest(
+            f"Invalid request body{_where(error)}: {error.message}"
+        )
+
+
+def parse_json(
+    request, schema: dict | None = None, media_type: str = JSON
+) -> Any:
+    """The request's JSON body, checked against ``schema`` if given."""
+    content_type = (request.content_type or "").split(";")[0].strip()
+    if content_type != media_type:
+        raise exceptions.UnsupportedMediaType(
+            f"Content-Type must be {media_type}, not "
+            f"'{content_type or 'none'}'."
+        )
+    try:
+        body = json.loads(request.body or b"")
+    except ValueError as exc:
+        raise exceptions.BadRequest(f"Malformed JSON body: {exc}") from exc
+    if schema is not None:
+        validate(body, schema)
+    return body

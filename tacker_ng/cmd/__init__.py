@@ -1,0 +1,1 @@
+"""Entry points of the tacker-ng console scripts."""

@@ -1,0 +1,77 @@
+"""tacker-ng-all: API and conductor in one process (the embedded default).
+
+With no configuration at all it keeps a SQLite database under
+``[DEFAULT] state_path``, talks to its conductor over the in-process bus,
+migrates the schema on start and creates an admin login.
+"""
+
+import sys
+import threading
+
+from cheroot import wsgi as cheroot_wsgi
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng import rpc, service
+from tacker_ng.api import app as api_app
+from tacker_ng.cmd import _embedded, _signals
+from tacker_ng.cmd import api as api_cmd
+from tacker_ng.conductor import service as conductor_service
+from tacker_ng.db import migration
+
+LOG = logging.getLogger(__name__)
+
+
+def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
+    """What an operator needs to start using the service."""
+    host = conf.api.host_ip
+    url = f"http://{f'[{host}]' if ':' in host else host}:{conf.api.port}"
+    lines = [
+        f"tacker-ng is serving {url}/ (API and conductor in one process)",
+        f"  database:  {conf.database.connection}",
+        f"  transport: {conf.transport_url}",
+        f"  auth:      {conf.api.auth_strategy}",
+    ]
+    if password_file:
+        lines += [
+            f"  login:     user '{_embedded.ADMIN_USER}', password in "
+            f"{password_file}",
+            f"  try:       curl -u {_embedded.ADMIN_USER}:$(cat "
+            f"{password_file}) {url}/vnflcm/v2/api_versions",
+        ]
+    elif conf.api.auth_strategy == "noauth":
+        lines.append(f"  try:       curl {url}/vnflcm/v2/api_versions")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    conf = service.prepare_service(
+        sys.argv[1:] if argv is None else argv
+    )
+    password_file = _embedded.ensure_admin_credentials(conf)
+    migration.upgrade()
+    conductor = conductor_service.ConductorService(conf)
+    conductor.start()
+    server = cheroot_wsgi.Server(
+        (conf.api.host_ip, conf.api.port),
+        api_app.build_wsgi_app(conf),
+        numthreads=conf.api.threads,
+        server_name="tacker-ng-all",
+    )
+    try:
+        server.prepare()
+    except OSError as exc:
+        conductor.stop(graceful=False)
+        sys.exit(
+            "tacker-ng-all: cannot listen on "
+            f"{api_cmd.bind_address(conf.api.host_ip, conf.api.port)}: {exc}"
+        )
+    serving = threading.Thread(target=server.serve, name="api-server")
+    serving.start()
+    print(banner(conf, password_file), flush=True)
+    signum = _signals.wait_for_stop_signal()
+    LOG.info("Signal %s received, stopping", signum)
+    server.stop()
+    serving.join(30)
+    conductor.stop(graceful=True)
+    rpc.cleanup()

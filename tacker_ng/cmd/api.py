@@ -1,0 +1,67 @@
+"""tacker-ng-api: the REST API under gunicorn (pre-fork, threaded workers)."""
+
+import sys
+
+from gunicorn.app import base as gunicorn_base
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng import service
+from tacker_ng.api import app as api_app
+from tacker_ng.cmd import conductor as conductor_cmd
+from tacker_ng.db import api as db_api
+
+LOG = logging.getLogger(__name__)
+
+
+def bind_address(host: str, port: int) -> str:
+    """gunicorn's bind string (IPv6 addresses in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class ApiServer(gunicorn_base.BaseApplication):
+    """gunicorn application configured from ``[api]``, not from argv."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        super().__init__()
+
+    def load_config(self) -> None:
+        api = self.conf.api
+        settings = {
+            "bind": bind_address(api.host_ip, api.port),
+            "workers": api.workers,
+            "worker_class": "gthread",
+            "threads": api.threads,
+            "timeout": 120,
+            "graceful_timeout": 30,
+            "keepalive": 5,
+            "proc_name": "tacker-ng-api",
+            "accesslog": None,
+            "post_fork": _post_fork,
+        }
+        for key, value in settings.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        return api_app.build_wsgi_app(self.conf)
+
+
+def _post_fork(server, worker) -> None:
+    # Connections opened by the master must not be shared with workers.
+    db_api.dispose()
+
+
+def main(argv: list[str] | None = None) -> None:
+    conf = service.prepare_service(
+        sys.argv[1:] if argv is None else argv
+    )
+    conductor_cmd.check_shared_transport(conf, "tacker-ng-api")
+    conductor_cmd.check_schema("tacker-ng-api")
+    db_api.dispose()
+    LOG.info(
+        "tacker-ng-api listening on %s with %d workers",
+        bind_address(conf.api.host_ip, conf.api.port),
+        conf.api.workers,
+    )
+    ApiServer(conf).run()

@@ -1,0 +1,31 @@
+"""Server side of the conductor RPC API: the endpoints.
+
+Public methods are the RPC surface; each does little but hand work to the
+task helpers of its domain.
+"""
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from tacker_ng.conductor import rpcapi
+from tacker_ng.db.types import utcnow
+
+LOG = logging.getLogger(__name__)
+
+
+class ConductorManager:
+    """RPC endpoint object served by every conductor."""
+
+    target = messaging.Target(version=rpcapi.RPC_API_VERSION)
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+
+    def ping(self, context, payload: str) -> dict:
+        """Answer a liveness round trip (API -> bus -> conductor -> API)."""
+        LOG.debug("ping %r from request %s", payload, context.request_id)
+        return {
+            "host": self.host,
+            "payload": payload,
+            "time": utcnow().isoformat(),
+        }

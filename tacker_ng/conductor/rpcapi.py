@@ -1,0 +1,53 @@
+"""Client side of the conductor RPC API (used by the API service).
+
+Casts carry ids only; the conductor reads everything else from the DB.
+
+History:
+    1.0 - Initial version: ping.
+"""
+
+import oslo_messaging as messaging
+from oslo_config import cfg
+
+from tacker_ng import rpc
+
+RPC_API_VERSION = "1.0"
+
+
+class ConductorAPI:
+    """Versioned client of :class:`tacker_ng.conductor.manager.ConductorManager`."""
+
+    def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
+        target = messaging.Target(
+            topic=conf.conductor.topic, version=RPC_API_VERSION
+        )
+        self._client = messaging.get_rpc_client(
+            rpc.get_transport(conf),
+            target,
+            version_cap=conf.conductor.rpc_version_cap or RPC_API_VERSION,
+            serializer=rpc.ContextSerializer(),
+        )
+
+    def ping(
+        self, context, payload: str, timeout: float | None = None
+    ) -> dict:
+        """Round trip to any conductor; returns who answered and when."""
+        cctxt = self._client.prepare(version="1.0", timeout=timeout)
+        return cctxt.call(context, "ping", payload=payload)
+
+
+_API: ConductorAPI | None = None
+
+
+def get_api() -> ConductorAPI:
+    """The process-wide client (created on first use, after config)."""
+    global _API  # noqa: PLW0603
+    if _API is None:
+        _API = ConductorAPI()
+    return _API
+
+
+def reset() -> None:
+    """Forget the client (tests; after the transport was cleaned up)."""
+    global _API  # noqa: PLW0603
+    _API = None

@@ -1,0 +1,102 @@
+"""A running conductor: RPC server, heartbeat, graceful stop.
+
+The RPC server uses oslo.messaging's threading executor; periodic work
+(heartbeat now, lease events and convergence later) runs on a futurist
+PeriodicWorker in its own thread.
+"""
+
+import threading
+
+import oslo_messaging as messaging
+from futurist import periodics
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng import rpc
+from tacker_ng.conductor import manager as conductor_manager
+from tacker_ng.conductor import rpcapi
+from tacker_ng.db import conductors as conductors_db
+
+LOG = logging.getLogger(__name__)
+
+
+class ConductorService:
+    """One conductor: serves RPC and keeps its heartbeat row fresh."""
+
+    def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
+        self.conf = conf
+        self.host = conf.host
+        self.manager = conductor_manager.ConductorManager(self.host)
+        self._server: messaging.MessageHandlingServer | None = None
+        self._periodic: periodics.PeriodicWorker | None = None
+        self._periodic_thread: threading.Thread | None = None
+
+    def _periodic_tasks(self) -> list:
+        @periodics.periodic(spacing=self.conf.conductor.heartbeat_interval)
+        def heartbeat() -> None:
+            try:
+                if not conductors_db.heartbeat(self.host):
+                    LOG.warning("Conductor row of %s vanished; "
+                                "registering again", self.host)
+                    conductors_db.register(
+                        self.host, rpcapi.RPC_API_VERSION
+                    )
+            except Exception:
+                LOG.exception("Heartbeat of conductor %s failed", self.host)
+
+        return [(heartbeat, None, None)]
+
+    def start(self) -> None:
+        """Register, start serving RPC and the periodic tasks."""
+        conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+        target = messaging.Target(
+            topic=self.conf.conductor.topic,
+            server=self.host,
+            version=rpcapi.RPC_API_VERSION,
+        )
+        self._server = messaging.get_rpc_server(
+            rpc.get_transport(self.conf),
+            target,
+            [self.manager],
+            executor="threading",
+            serializer=rpc.ContextSerializer(),
+        )
+        self._server.start()
+        self._periodic = periodics.PeriodicWorker(self._periodic_tasks())
+        self._periodic_thread = threading.Thread(
+            target=self._periodic.start,
+            name="conductor-periodic",
+            daemon=True,
+        )
+        self._periodic_thread.start()
+        LOG.info(
+            "Conductor %s serving topic %s (RPC API %s)",
+            self.host,
+            self.conf.conductor.topic,
+            rpcapi.RPC_API_VERSION,
+        )
+
+    def stop(self, graceful: bool = True) -> None:
+        """Stop taking work, let running calls finish, go offline."""
+        timeout = self.conf.conductor.graceful_shutdown_timeout
+        if self._server is not None:
+            self._server.stop()
+            if graceful:
+                waiter = threading.Thread(target=self._server.wait)
+                waiter.start()
+                waiter.join(timeout)
+                if waiter.is_alive():
+                    LOG.warning(
+                        "RPC calls still running after %ss; exiting anyway",
+                        timeout,
+                    )
+            self._server = None
+        if self._periodic is not None:
+            self._periodic.stop()
+            self._periodic.wait()
+            self._periodic = None
+        try:
+            conductors_db.unregister(self.host)
+        except Exception:
+            LOG.exception("Could not mark conductor %s offline", self.host)
+        LOG.info("Conductor %s stopped", self.host)

@@ -1,0 +1,85 @@
+"""``[api]`` options: the REST API server, authentication and paging."""
+
+from oslo_config import cfg
+
+AUTH_STRATEGIES = ("noauth", "http_basic", "keystone")
+
+opts = [
+    cfg.HostAddressOpt(
+        "host_ip",
+        default="127.0.0.1",
+        help="IP address the API server listens on.",
+    ),
+    cfg.PortOpt(
+        "port",
+        default=9890,
+        help="TCP port the API server listens on.",
+    ),
+    cfg.IntOpt(
+        "workers",
+        default=2,
+        min=1,
+        help="Number of API worker processes of tacker-ng-api. tacker-ng-all "
+        "always serves from one process.",
+    ),
+    cfg.IntOpt(
+        "threads",
+        default=8,
+        min=1,
+        help="Request threads per API worker process.",
+    ),
+    cfg.StrOpt(
+        "auth_strategy",
+        default="http_basic",
+        choices=[
+            ("noauth", "No authentication; every caller gets the roles in "
+             "[api] noauth_roles. For tests and demos only."),
+            ("http_basic", "HTTP basic authentication against the htpasswd "
+             "file [oslo_middleware] http_basic_auth_user_file (bcrypt)."),
+            ("keystone", "Keystone tokens checked by keystonemiddleware "
+             "(configure [keystone_authtoken])."),
+        ],
+        help="How API callers are authenticated.",
+    ),
+    cfg.ListOpt(
+        "noauth_roles",
+        default=["admin", "member", "reader"],
+        help="Roles given to every caller when auth_strategy is noauth.",
+    ),
+    cfg.ListOpt(
+        "http_basic_roles",
+        default=["admin", "member", "reader"],
+        help="Roles given to a user authenticated by HTTP basic auth.",
+    ),
+    cfg.StrOpt(
+        "http_basic_project_id",
+        default="default",
+        help="Project (tenant) id that HTTP basic and noauth callers act in.",
+    ),
+    cfg.URIOpt(
+        "public_endpoint",
+        help="Public URL of this API (e.g. https://vnfm.example.net:9890) "
+        "used in Location and Link headers and in notifications. Defaults "
+        "to the URL the request came in on.",
+    ),
+    cfg.IntOpt(
+        "max_page_size",
+        default=100,
+        min=1,
+        help="Largest number of items in one page of a list response; "
+        "larger lists carry a Link header to the next page.",
+    ),
+    cfg.BoolOpt(
+        "enable_proxy_headers_parsing",
+        default=False,
+        help="Honour X-Forwarded-* headers set by a trusted proxy.",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(opts, group="api")
+
+
+def list_opts() -> list[tuple[str, list]]:
+    return [("api", opts)]

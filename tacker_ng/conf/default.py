@@ -1,0 +1,44 @@
+"""``[DEFAULT]`` options: identity of this node and where state lives."""
+
+import os
+import socket
+
+from oslo_config import cfg
+
+DEFAULT_STATE_PATH = os.path.join(
+    os.environ.get("XDG_STATE_HOME", os.path.expanduser("~/.local/state")),
+    "tacker-ng",
+)
+
+opts = [
+    cfg.StrOpt(
+        "state_path",
+        default=DEFAULT_STATE_PATH,
+        sample_default="$HOME/.local/state/tacker-ng",
+        help="Directory for local state: the embedded SQLite database, "
+        "the VNF package store, Fernet keys and lock files.",
+    ),
+    cfg.HostDomainOpt(
+        "host",
+        default=socket.gethostname(),
+        sample_default="<server-hostname>",
+        help="Name of this node, as shown in the conductor list. Must be "
+        "unique among the conductors sharing a database.",
+    ),
+    cfg.StrOpt(
+        "fernet_key_repository",
+        default="$state_path/fernet-keys",
+        help="Directory holding the Fernet keys that encrypt VIM and SSH "
+        "credentials at rest. The first key (0) encrypts; every key "
+        "decrypts, so keys can be rotated. Created with one key on first "
+        "use when missing.",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(opts)
+
+
+def list_opts() -> list[tuple[str, list]]:
+    return [("DEFAULT", opts)]

@@ -1,0 +1,77 @@
+"""Queries on the ``conductors`` table: registration and heartbeats."""
+
+import datetime
+
+import sqlalchemy as sa
+
+from tacker_ng.db import api as db_api
+from tacker_ng.db import models
+from tacker_ng.db.types import utcnow
+
+
+def register(hostname: str, rpc_version: str) -> None:
+    """Insert or revive this conductor's row, marking it online."""
+    now = utcnow()
+    with db_api.writer() as session:
+        updated = session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == hostname)
+            .values(
+                online=True,
+                rpc_version=rpc_version,
+                started_at=now,
+                heartbeat_at=now,
+                updated_at=now,
+            )
+        ).rowcount
+        if not updated:
+            session.add(
+                models.Conductor(
+                    hostname=hostname,
+                    online=True,
+                    rpc_version=rpc_version,
+                    started_at=now,
+                    heartbeat_at=now,
+                )
+            )
+
+
+def heartbeat(hostname: str) -> bool:
+    """Touch the heartbeat; False when the row vanished (re-register)."""
+    with db_api.writer() as session:
+        return bool(
+            session.execute(
+                sa.update(models.Conductor)
+                .where(models.Conductor.hostname == hostname)
+                .values(heartbeat_at=utcnow(), online=True)
+            ).rowcount
+        )
+
+
+def unregister(hostname: str) -> None:
+    """Mark this conductor offline on a clean shutdown."""
+    with db_api.writer() as session:
+        session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == hostname)
+            .values(online=False, updated_at=utcnow())
+        )
+
+
+def list_all(context, alive_after: datetime.datetime) -> list[dict]:
+    """Every known conductor with an ``alive`` flag, newest first."""
+    with db_api.reader(context) as session:
+        rows = session.scalars(
+            sa.select(models.Conductor).order_by(models.Conductor.hostname)
+        ).all()
+        return [
+            {
+                "hostname": row.hostname,
+                "alive": row.online and row.heartbeat_at >= alive_after,
+                "online": row.online,
+                "rpcVersion": row.rpc_version,
+                "startedAt": row.started_at,
+                "heartbeatAt": row.heartbeat_at,
+            }
+            for row in rows
+        ]
