@@ -1,0 +1,356 @@
+"""TOSCA type registry and property value checks (the subset SOL001 needs).
+
+Types come from the bundled definitions and the package's own files (e.g.
+the provider's VNF node type). Values are checked against property
+definitions: required properties, primitive types, data types (recursively)
+and constraints, so an invalid VNFD is refused with the exact property path.
+"""
+
+import datetime
+import re
+from typing import Any
+
+from tacker_ng.packages.exceptions import InvalidVnfd
+from tacker_ng.packages.vnfd.loader import DefinitionsFile
+
+SECTIONS = (
+    "data_types",
+    "node_types",
+    "capability_types",
+    "relationship_types",
+    "interface_types",
+    "artifact_types",
+    "group_types",
+    "policy_types",
+)
+#: TOSCA intrinsic functions: values computed at deployment, not checked.
+FUNCTIONS = frozenset(
+    (
+        "get_input",
+        "get_property",
+        "get_attribute",
+        "get_operation_output",
+        "get_artifact",
+        "concat",
+        "join",
+        "token",
+    )
+)
+_SIZE_UNITS = {
+    "b": 1,
+    "kb": 1000,
+    "kib": 1024,
+    "mb": 1000**2,
+    "mib": 1024**2,
+    "gb": 1000**3,
+    "gib": 1024**3,
+    "tb": 1000**4,
+    "tib": 1024**4,
+}
+_SCALAR_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*$")
+_OTHER_UNITS = {
+    "scalar-unit.frequency": ("hz", "khz", "mhz", "ghz"),
+    "scalar-unit.time": ("d", "h", "m", "s", "ms", "us", "ns"),
+    "scalar-unit.bitrate": (
+        "bps",
+        "kbps",
+        "kibps",
+        "mbps",
+        "mibps",
+        "gbps",
+        "gibps",
+        "tbps",
+        "tibps",
+    ),
+}
+
+
+class ValueProblem(Exception):  # noqa: N818 - internal, always wrapped
+    """A property value is wrong; ``where`` is its dotted path."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def is_function(value: Any) -> bool:
+    """True for ``{get_input: x}`` and the other TOSCA functions."""
+    return (
+        isinstance(value, dict)
+        and len(value) == 1
+        and (next(iter(value)) in FUNCTIONS)
+    )
+
+
+def parse_size(value: Any) -> int:
+    """Bytes of a TOSCA ``scalar-unit.size`` such as ``"512 MB"``."""
+    match = _SCALAR_RE.match(value) if isinstance(value, str) else None
+    if not match or match.group(2).lower() not in _SIZE_UNITS:
+        raise ValueError(f"{value!r} is not a scalar-unit.size (e.g. 1 GiB)")
+    return int(float(match.group(1)) * _SIZE_UNITS[match.group(2).lower()])
+
+
+class TypeRegistry:
+    """Every type visible to a VNFD, by section, with its defining file."""
+
+    def __init__(self) -> None:
+        self._types: dict[str, dict[str, tuple[str, dict]]] = {
+            section: {} for section in SECTIONS
+        }
+
+    @classmethod
+    def build(cls, files: list[DefinitionsFile]) -> "TypeRegistry":
+        """Collect and cross-check the types of the loaded files."""
+        registry = cls()
+        for definitions in files:
+            for section in SECTIONS:
+                entries = definitions.data.get(section) or {}
+                if not isinstance(entries, dict):
+                    raise InvalidVnfd(
+                        f"{section} is not a mapping", file=definitions.path
+                    )
+                for name, body in entries.items():
+                    registry._add(section, name, body, definitions.path)
+        registry._check_derivations()
+        return registry
+
+    def _add(self, section: str, name: str, body: Any, path: str) -> None:
+        if body is None:
+            body = {}
+        if not isinstance(body, dict):
+            raise InvalidVnfd(
+                f"type definition is not a mapping ({section})",
+                file=path,
+                node=name,
+            )
+        known = self._types[section].get(name)
+        if known and known[0] != path:
+            raise InvalidVnfd(
+                f"type is already defined in {known[0]}", file=path, node=name
+            )
+        self._types[section][name] = (path, body)
+
+    def _check_derivations(self) -> None:
+        for section, types in self._types.items():
+            for name, (path, body) in types.items():
+                seen = [name]
+                parent = body.get("derived_from")
+                while parent is not None:
+                    if parent not in types:
+                        raise InvalidVnfd(
+                            f"derived_from {parent} is not a known "
+                            f"{section[:-1].replace('_', ' ')}",
+                            file=path,
+                            node=name,
+                        )
+                    if parent in seen:
+                        raise InvalidVnfd(
+                            "derived_from cycle: " + " -> ".join(seen),
+                            file=path,
+                            node=name,
+                        )
+                    seen.append(parent)
+                    parent = types[parent][1].get("derived_from")
+
+    def has(self, section: str, name: Any) -> bool:
+        return isinstance(name, str) and name in self._types[section]
+
+    def origin(self, section: str, name: str) -> str:
+        """File defining the type."""
+        return self._types[section][name][0]
+
+    def chain(self, section: str, name: str) -> list[dict]:
+        """Definitions from the root type down to ``name``."""
+        chain = []
+        current: str | None = name
+        while current is not None:
+            body = self._types[section][current][1]
+            chain.append(body)
+            current = body.get("derived_from")
+        return chain[::-1]
+
+    def derives_from(self, section: str, name: str, base: str) -> bool:
+        """True when ``name`` is ``base`` or derives from it."""
+        current: str | None = name
+        while current is not None:
+            if current == base:
+                return True
+            if current not in self._types[section]:
+                return False
+            current = self._types[section][current][1].get("derived_from")
+        return False
+
+    def merged(self, section: str, name: str, key: str) -> dict[str, Any]:
+        """A map entry (e.g. ``properties``) merged down the derivation."""
+        result: dict[str, Any] = {}
+        for body in self.chain(section, name):
+            entries = body.get(key) or {}
+            if isinstance(entries, list):  # requirements: list of maps
+                entries = {k: v for item in entries for k, v in item.items()}
+            result.update(entries)
+        return result
+
+    def inherited(self, section: str, name: str, key: str) -> Any:
+        """The most derived value of a plain key (``targets``/``members``)."""
+        for body in reversed(self.chain(section, name)):
+            if key in body:
+                return body[key]
+        return None
+
+    def operations(self, interface_type: str) -> set[str]:
+        """Operation names of an interface type (TOSCA 1.2 and 1.3 forms)."""
+        names: set[str] = set()
+        meta = {"derived_from", "description", "version", "metadata"}
+        meta |= {"inputs", "notifications", "operations"}
+        for body in self.chain("interface_types", interface_type):
+            names.update((body.get("operations") or {}).keys())
+            names.update(k for k in body if k not in meta)
+        return names
+
+    # -- value checks -----------------------------------------------------
+
+    def check_properties(
+        self, values: Any, definitions: dict[str, Any], where: str
+    ) -> None:
+        """Check a properties map against property definitions."""
+        if values is None:
+            values = {}
+        if not isinstance(values, dict):
+            raise ValueProblem(where, "must be a mapping")
+        for name in values:
+            if name not in definitions:
+                raise ValueProblem(f"{where}.{name}", "unknown property")
+        for name, written in definitions.items():
+            definition = written or {}
+            path = f"{where}.{name}"
+            if name not in values or values[name] is None:
+                if definition.get("required", True) and (
+                    "default" not in definition
+                ):
+                    raise ValueProblem(path, "required property is missing")
+                continue
+            self.check_value(values[name], definition, path)
+
+    def check_value(self, value: Any, definition: Any, where: str) -> None:
+        """Check one value against a property/entry-schema definition."""
+        if isinstance(definition, str):
+            definition = {"type": definition}
+        if is_function(value):
+            return
+        type_name = definition.get("type", "string")
+        self._check_type(value, type_name, definition, where)
+        for constraint in definition.get("constraints") or []:
+            _check_constraint(value, constraint, type_name, where)
+
+    def _check_type(
+        self, value: Any, type_name: str, definition: dict, where: str
+    ) -> None:
+        entry = definition.get("entry_schema")
+        if type_name in ("list", "map"):
+            expected = list if type_name == "list" else dict
+            if not isinstance(value, expected):
+                raise ValueProblem(where, f"must be a {type_name}")
+            if entry is not None:
+                items = (
+                    enumerate(value)
+                    if isinstance(value, list)
+                    else value.items()
+                )
+                for key, item in items:
+                    self.check_value(item, entry, f"{where}[{key}]")
+            return
+        if _check_primitive(value, type_name, where):
+            return
+        if not self.has("data_types", type_name):
+            raise ValueProblem(where, f"unknown data type {type_name}")
+        props = self.merged("data_types", type_name, "properties")
+        if not isinstance(value, dict):
+            raise ValueProblem(where, f"must be a mapping ({type_name})")
+        if props:
+            self.check_properties(value, props, where)
+
+
+def _check_primitive(value: Any, type_name: str, where: str) -> bool:
+    """Check a primitive-typed value; False if ``type_name`` is not one."""
+    if type_name == "string":
+        if not isinstance(value, str):
+            hint = " (quote it)" if isinstance(value, (int, float)) else ""
+            raise ValueProblem(where, f"must be a string{hint}")
+    elif type_name == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueProblem(where, "must be an integer")
+    elif type_name == "float":
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueProblem(where, "must be a number")
+    elif type_name == "boolean":
+        if not isinstance(value, bool):
+            raise ValueProblem(where, "must be a boolean")
+    elif type_name == "version":
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            raise ValueProblem(where, "must be a version")
+    elif type_name == "timestamp":
+        if not isinstance(value, (str, datetime.date)):
+            raise ValueProblem(where, "must be a timestamp")
+    elif type_name == "range":
+        if not (isinstance(value, list) and len(value) == 2):
+            raise ValueProblem(where, "must be a range [min, max]")
+    elif type_name == "scalar-unit.size":
+        try:
+            parse_size(value)
+        except ValueError as exc:
+            raise ValueProblem(where, str(exc)) from None
+    elif type_name in _OTHER_UNITS:
+        match = _SCALAR_RE.match(value) if isinstance(value, str) else None
+        if not match or match.group(2).lower() not in _OTHER_UNITS[type_name]:
+            raise ValueProblem(where, f"{value!r} is not a {type_name}")
+    else:
+        return False
+    return True
+
+
+def _comparable(value: Any, type_name: str) -> Any:
+    if type_name == "scalar-unit.size" and isinstance(value, str):
+        return parse_size(value)
+    return value
+
+
+def _check_constraint(
+    value: Any, constraint: Any, type_name: str, where: str
+) -> None:
+    if not isinstance(constraint, dict) or len(constraint) != 1:
+        raise ValueProblem(where, f"invalid constraint {constraint!r}")
+    ((op, arg),) = constraint.items()
+    val = _comparable(value, type_name)
+    ok = True
+    try:
+        if op == "valid_values":
+            ok = value in arg
+        elif op == "equal":
+            ok = val == _comparable(arg, type_name)
+        elif op == "greater_than":
+            ok = val > _comparable(arg, type_name)
+        elif op == "greater_or_equal":
+            ok = val >= _comparable(arg, type_name)
+        elif op == "less_than":
+            ok = val < _comparable(arg, type_name)
+        elif op == "less_or_equal":
+            ok = val <= _comparable(arg, type_name)
+        elif op == "in_range":
+            low, high = (_comparable(a, type_name) for a in arg)
+            ok = low <= val <= high
+        elif op in ("length", "min_length", "max_length"):
+            size = len(value)
+            ok = {
+                "length": size == arg,
+                "min_length": size >= arg,
+                "max_length": size <= arg,
+            }[op]
+        elif op == "pattern":
+            ok = bool(re.fullmatch(arg, str(value)))
+        else:
+            raise ValueProblem(where, f"unsupported constraint {op}")
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueProblem(where, f"{value!r} violates {op}: {arg!r}")
