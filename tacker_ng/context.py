@@ -4,8 +4,6 @@ It crosses the RPC bus as a dict so the conductor logs and authorizes with
 the caller's identity, and it carries the DB session (enginefacade).
 """
 
-from typing import Any
-
 from oslo_context import context as oslo_context
 from oslo_db.sqlalchemy import enginefacade
 
@@ -13,15 +11,6 @@ from oslo_db.sqlalchemy import enginefacade
 @enginefacade.transaction_context_provider
 class RequestContext(oslo_context.RequestContext):
     """The security and logging context of one request or task."""
-
-    def to_policy_values(self) -> dict[str, Any]:
-        values = super().to_policy_values()
-        values["is_admin"] = self.is_admin
-        return values
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any], **kwargs: Any):
-        return super().from_dict(values, **kwargs)
 
 
 def get_admin_context(request_id: str | None = None) -> RequestContext:

@@ -38,7 +38,11 @@ class TackerNgError(Exception):
 
     def to_problem_details(self) -> dict[str, Any]:
         """ProblemDetails (SOL013 6.3) for this error."""
-        return {"status": self.status, "title": self.title, "detail": self.detail}
+        return {
+            "status": self.status,
+            "title": self.title,
+            "detail": self.detail,
+        }
 
 
 class BadRequest(TackerNgError):

@@ -40,7 +40,9 @@ def prepare_service(
         default_config_files=[
             f for f in DEFAULT_CONFIG_FILES if os.path.exists(f)
         ],
-        default_config_dirs=[d for d in DEFAULT_CONFIG_DIRS if os.path.isdir(d)],
+        default_config_dirs=[
+            d for d in DEFAULT_CONFIG_DIRS if os.path.isdir(d)
+        ],
     )
     os.makedirs(conf.state_path, mode=0o700, exist_ok=True)
     logging.setup(conf, "tacker-ng")

@@ -8,8 +8,12 @@ Version and error hooks.
 
 import pecan
 from oslo_config import cfg
-from oslo_middleware import healthcheck, http_proxy_to_wsgi, request_id
-from oslo_middleware import sizelimit
+from oslo_middleware import (
+    healthcheck,
+    http_proxy_to_wsgi,
+    request_id,
+    sizelimit,
+)
 
 from tacker_ng.api import hooks, rendering
 from tacker_ng.api.controllers import root

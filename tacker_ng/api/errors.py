@@ -54,7 +54,5 @@ def from_exception(exc: BaseException) -> webob.Response:
         return problem_response(problem_body(exc.code, detail, exc.title))
     LOG.exception("Unexpected error while serving a request")
     return problem_response(
-        problem_body(
-            500, "An unexpected error occurred; see the server log."
-        )
+        problem_body(500, "An unexpected error occurred; see the server log.")
     )

@@ -29,20 +29,17 @@ class SolApi:
 
     def api_versions_body(self, is_major_level: bool) -> dict:
         """The ApiVersionInformation document (SOL013 9.3.2)."""
-        info = [
-            {"version": v, "isDeprecated": False} for v in self.versions
-        ]
+        info = [{"version": v, "isDeprecated": False} for v in self.versions]
         return {
-            "uriPrefix": self.uri_prefix if is_major_level else
-            f"/{self.name}",
+            "uriPrefix": self.uri_prefix
+            if is_major_level
+            else f"/{self.name}",
             "apiVersions": info,
         }
 
 
 #: SOL APIs served by tacker-ng. Add new majors/versions here.
-SOL_APIS: tuple[SolApi, ...] = (
-    SolApi("vnflcm", "v2", ("2.0.0",)),
-)
+SOL_APIS: tuple[SolApi, ...] = (SolApi("vnflcm", "v2", ("2.0.0",)),)
 
 
 def api_for_path(path: str) -> SolApi | None:

@@ -45,9 +45,7 @@ def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    conf = service.prepare_service(
-        sys.argv[1:] if argv is None else argv
-    )
+    conf = service.prepare_service(sys.argv[1:] if argv is None else argv)
     password_file = _embedded.ensure_admin_credentials(conf)
     migration.upgrade()
     conductor = conductor_service.ConductorService(conf)

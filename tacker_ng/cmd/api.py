@@ -53,9 +53,7 @@ def _post_fork(server, worker) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    conf = service.prepare_service(
-        sys.argv[1:] if argv is None else argv
-    )
+    conf = service.prepare_service(sys.argv[1:] if argv is None else argv)
     conductor_cmd.check_shared_transport(conf, "tacker-ng-api")
     conductor_cmd.check_schema("tacker-ng-api")
     db_api.dispose()

@@ -38,9 +38,7 @@ def check_schema(prog: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    conf = service.prepare_service(
-        sys.argv[1:] if argv is None else argv
-    )
+    conf = service.prepare_service(sys.argv[1:] if argv is None else argv)
     check_shared_transport(conf, "tacker-ng-conductor")
     check_schema("tacker-ng-conductor")
     conductor = conductor_service.ConductorService(conf)

@@ -15,7 +15,7 @@ RPC_API_VERSION = "1.0"
 
 
 class ConductorAPI:
-    """Versioned client of :class:`tacker_ng.conductor.manager.ConductorManager`."""
+    """Versioned client of the conductor's ``ConductorManager``."""
 
     def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
         target = messaging.Target(

@@ -36,11 +36,11 @@ class ConductorService:
         def heartbeat() -> None:
             try:
                 if not conductors_db.heartbeat(self.host):
-                    LOG.warning("Conductor row of %s vanished; "
-                                "registering again", self.host)
-                    conductors_db.register(
-                        self.host, rpcapi.RPC_API_VERSION
+                    LOG.warning(
+                        "Conductor row of %s vanished; registering again",
+                        self.host,
                     )
+                    conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
             except Exception:
                 LOG.exception("Heartbeat of conductor %s failed", self.host)
 

@@ -32,12 +32,21 @@ opts = [
         "auth_strategy",
         default="http_basic",
         choices=[
-            ("noauth", "No authentication; every caller gets the roles in "
-             "[api] noauth_roles. For tests and demos only."),
-            ("http_basic", "HTTP basic authentication against the htpasswd "
-             "file [oslo_middleware] http_basic_auth_user_file (bcrypt)."),
-            ("keystone", "Keystone tokens checked by keystonemiddleware "
-             "(configure [keystone_authtoken])."),
+            (
+                "noauth",
+                "No authentication; every caller gets the roles in "
+                "[api] noauth_roles. For tests and demos only.",
+            ),
+            (
+                "http_basic",
+                "HTTP basic authentication against the htpasswd "
+                "file [oslo_middleware] http_basic_auth_user_file (bcrypt).",
+            ),
+            (
+                "keystone",
+                "Keystone tokens checked by keystonemiddleware "
+                "(configure [keystone_authtoken]).",
+            ),
         ],
         help="How API callers are authenticated.",
     ),

@@ -39,6 +39,8 @@ def set_defaults(conf: cfg.ConfigOpts | None = None) -> None:
     """Our defaults for library options, so no config at all runs."""
     conf = conf or tconf.CONF
     db_options.set_defaults(conf, connection=EMBEDDED_DB)
+    # Also on the option objects themselves, for the sample file.
+    cfg.set_defaults(db_options.database_opts, connection=EMBEDDED_DB)
     if "transport_url" in conf:
         # oslo.messaging's list_opts hands out copies, so the sample still
         # shows its own default; the running service uses ours.

@@ -96,9 +96,7 @@ class VnfInstance(Base):
     vnfd_version: orm.Mapped[str] = orm.mapped_column(
         sa.String(255), nullable=False
     )
-    vnf_configurable_properties: orm.Mapped[Json] = orm.mapped_column(
-        JSONDoc
-    )
+    vnf_configurable_properties: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     #: Map of VimConnectionInfo; secrets in accessInfo are Fernet tokens.
     vim_connection_info: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     instantiation_state: orm.Mapped[str] = orm.mapped_column(
@@ -167,9 +165,7 @@ class VnfLcmOpOcc(Base):
     #: Internal: steps of the conductor flow already done (for retry).
     progress: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     #: Internal: conductor currently running this op occ.
-    conductor_host: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255)
-    )
+    conductor_host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     project_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(64), index=True
     )
@@ -181,9 +177,7 @@ class LccnSubscription(Base):
     __tablename__ = "lccn_subscriptions"
 
     id: orm.Mapped[str] = _uuid_pk()
-    callback_uri: orm.Mapped[str] = orm.mapped_column(
-        sa.Text, nullable=False
-    )
+    callback_uri: orm.Mapped[str] = orm.mapped_column(sa.Text, nullable=False)
     filter: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     verbosity: orm.Mapped[str] = orm.mapped_column(
         sa.String(16), nullable=False, default="FULL"

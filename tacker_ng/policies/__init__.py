@@ -20,7 +20,9 @@ _ENFORCER: policy.Enforcer | None = None
 
 def list_rules() -> list:
     """Every default rule, for the enforcer and the sample generator."""
-    return list(itertools.chain.from_iterable(m.list_rules() for m in _MODULES))
+    return list(
+        itertools.chain.from_iterable(m.list_rules() for m in _MODULES)
+    )
 
 
 def get_enforcer() -> policy.Enforcer:

@@ -1,0 +1,86 @@
+"""tacker-ng-status upgrade check (oslo.upgradecheck)."""
+
+import datetime
+import os
+import sys
+
+from oslo_config import cfg
+from oslo_upgradecheck import common_checks, upgradecheck
+
+from tacker_ng import conf as tconf
+from tacker_ng import context, policies, rpc, service
+from tacker_ng.db import conductors as conductors_db
+from tacker_ng.db import migration
+from tacker_ng.db.types import utcnow
+
+Code = upgradecheck.Code
+Result = upgradecheck.Result
+
+
+class Checks(upgradecheck.UpgradeCommands):
+    """Is this deployment ready to run the installed code?"""
+
+    def _check_schema(self) -> Result:
+        try:
+            current, head = migration.current(), migration.head()
+        except Exception as exc:  # noqa: BLE001 - reported as failure
+            return Result(Code.FAILURE, f"Cannot reach the database: {exc}")
+        if current != head:
+            return Result(
+                Code.FAILURE,
+                f"Schema is at {current or 'nothing'}, the code needs "
+                f"{head}: run 'tacker-ng-db-manage upgrade'.",
+            )
+        return Result(Code.SUCCESS, f"Schema is at {head}.")
+
+    def _check_conductors(self) -> Result:
+        timeout = cfg.CONF.conductor.heartbeat_timeout
+        alive_after = utcnow() - datetime.timedelta(seconds=timeout)
+        try:
+            fleet = conductors_db.list_all(
+                context.get_admin_context(), alive_after
+            )
+        except Exception as exc:  # noqa: BLE001 - reported as failure
+            return Result(Code.FAILURE, f"Cannot list conductors: {exc}")
+        alive = [c["hostname"] for c in fleet if c["alive"]]
+        if not alive:
+            return Result(
+                Code.WARNING,
+                "No conductor has sent a heartbeat in the last "
+                f"{timeout}s; LCM requests would wait.",
+            )
+        return Result(Code.SUCCESS, f"Alive conductors: {', '.join(alive)}")
+
+    def _check_transport(self) -> Result:
+        if rpc.transport_is_in_process(cfg.CONF):
+            return Result(
+                Code.WARNING,
+                "transport_url is the in-process bus: only tacker-ng-all "
+                "works; separate API and conductor processes need "
+                "RabbitMQ.",
+            )
+        return Result(Code.SUCCESS)
+
+    _upgrade_checks = (
+        ("Database schema", _check_schema),
+        ("Message bus", _check_transport),
+        ("Conductors", _check_conductors),
+        ("Policy file", (common_checks.check_policy_json, {"conf": cfg.CONF})),
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    conf = tconf.CONF
+    service.register_library_opts(conf)
+    policies.get_enforcer()  # registers [oslo_policy] for the policy check
+    sys.exit(
+        upgradecheck.main(
+            conf,
+            project="tacker_ng",
+            upgrade_command=Checks(),
+            argv=sys.argv[1:] if argv is None else argv,
+            default_config_files=[
+                f for f in service.DEFAULT_CONFIG_FILES if os.path.exists(f)
+            ],
+        )
+    )

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install tacker-ng into .venv and run it on the embedded default: SQLite
+# under ~/.local/state/tacker-ng, the in-process bus, API and conductor in
+# one process on http://127.0.0.1:9890/. Extra arguments go to
+# tacker-ng-all (e.g. --config-file my.conf).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV=.venv
+if [[ ! -x "$VENV/bin/python" ]]; then
+    python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
+fi
+stamp="$VENV/.tacker-ng-installed"
+if [[ ! -f "$stamp" || requirements.txt -nt "$stamp" || setup.cfg -nt "$stamp" ]]; then
+    "$VENV/bin/pip" install -q --upgrade pip
+    PBR_VERSION="${PBR_VERSION:-0.1.0}" "$VENV/bin/pip" install -q -e .
+    touch "$stamp"
+fi
+exec "$VENV/bin/tacker-ng-all" "$@"

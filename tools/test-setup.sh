@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Start the real services the functional tests need (when they are down)
+# and create the test accounts. Idempotent. With CI=true any service that
+# cannot be started is a failure; otherwise it is reported and we go on.
+set -u
+
+log() { printf 'test-setup: %s\n' "$*"; }
+missing=()
+
+port_open() {  # host port
+    (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && exec 3>&- 3<&-
+}
+
+wait_port() {  # name host port seconds
+    local i
+    for ((i = 0; i < $4 * 2; i++)); do
+        port_open "$2" "$3" && return 0
+        sleep 0.5
+    done
+    return 1
+}
+
+ensure_service() {  # name host port seconds start-command...
+    local name=$1 host=$2 port=$3 wait=$4
+    shift 4
+    if port_open "$host" "$port"; then
+        log "$name is up on $host:$port"
+        return 0
+    fi
+    log "$name is down; starting: $*"
+    if ! "$@" >/tmp/test-setup-"$name".log 2>&1; then
+        log "starting $name failed: $(tail -n 5 /tmp/test-setup-"$name".log)"
+    fi
+    if wait_port "$name" "$host" "$port" "$wait"; then
+        log "$name is up on $host:$port"
+    else
+        log "ERROR: $name is not answering on $host:$port after ${wait}s"
+        missing+=("$name")
+    fi
+}
+
+start_postgresql() {
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+}
+start_mariadb() {
+    start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
+}
+start_rabbitmq() { rabbitmq-server -detached; }
+start_redis() {
+    redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 \
+        --save "" --appendonly no --dir /var/lib/redis \
+        --logfile /var/log/redis/ci.log
+}
+
+ensure_service postgresql 127.0.0.1 5432 60 start_postgresql
+ensure_service mariadb 127.0.0.1 3306 60 start_mariadb
+ensure_service rabbitmq 127.0.0.1 5672 90 start_rabbitmq
+ensure_service redis 127.0.0.1 6379 30 start_redis
+
+# oslo.db's opportunistic fixtures provision throw-away databases through
+# an account named openstack_citest on each server.
+if [[ ! " ${missing[*]} " =~ " mariadb " ]]; then
+    mysql -uroot -h127.0.0.1 <<'SQL' || missing+=("mariadb-citest-account")
+CREATE USER IF NOT EXISTS 'openstack_citest'@'localhost' IDENTIFIED BY 'openstack_citest';
+CREATE USER IF NOT EXISTS 'openstack_citest'@'127.0.0.1' IDENTIFIED BY 'openstack_citest';
+CREATE USER IF NOT EXISTS 'openstack_citest'@'%' IDENTIFIED BY 'openstack_citest';
+GRANT ALL PRIVILEGES ON *.* TO 'openstack_citest'@'localhost';
+GRANT ALL PRIVILEGES ON *.* TO 'openstack_citest'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON *.* TO 'openstack_citest'@'%';
+CREATE DATABASE IF NOT EXISTS openstack_citest;
+FLUSH PRIVILEGES;
+SQL
+    log "mariadb: account openstack_citest ready"
+fi
+if [[ ! " ${missing[*]} " =~ " postgresql " ]]; then
+    psql_admin() { psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
+    if ! psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='openstack_citest'" | grep -q 1; then
+        psql_admin -c "CREATE ROLE openstack_citest WITH LOGIN CREATEDB SUPERUSER PASSWORD 'openstack_citest'" \
+            || missing+=("postgresql-citest-account")
+    fi
+    if ! psql_admin -c "SELECT 1 FROM pg_database WHERE datname='openstack_citest'" | grep -q 1; then
+        psql_admin -c "CREATE DATABASE openstack_citest OWNER openstack_citest" \
+            || missing+=("postgresql-citest-database")
+    fi
+    log "postgresql: account openstack_citest ready"
+fi
+
+if ((${#missing[@]})); then
+    log "missing: ${missing[*]}"
+    if [[ "${CI:-}" == "true" ]]; then
+        log "CI=true: a required service is missing, failing"
+        exit 1
+    fi
+    log "not in CI: functional tests needing them will fail"
+fi
+exit 0
