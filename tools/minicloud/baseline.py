@@ -1,0 +1,221 @@
+"""Build minicloud's baseline: computes in zones, flavors, image, network.
+
+Used by setup_cloud.py (minicloud's venv, openstacksdk). Idempotent:
+a warm `up` finds everything in place and changes nothing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cleanup import UNLIMITED
+
+AGG_PREFIX = "mc-az-"
+IMAGE = "minicloud-image"
+NETWORK, SUBNET, CIDR = "vnf-net", "vnf-subnet", "10.99.0.0/24"
+
+
+def _fail(msg: str, logs: Path | None = None, names: Any = ()) -> None:
+    for n in names:
+        f = logs / f"{n}.log" if logs else None
+        if f and f.exists():
+            tail = f.read_text(errors="replace").splitlines()[-20:]
+            msg += f"\n--- tail of {f}\n" + "\n".join(tail)
+    sys.exit(msg)
+
+
+def _wait(what: str, check, timeout: float, logs=None, names=()) -> Any:
+    t0 = time.monotonic()
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() - t0 > timeout:
+            _fail(
+                f"timed out after {timeout:.0f}s waiting for {what}",
+                logs,
+                names,
+            )
+        time.sleep(1)
+
+
+def _computes(conn, topo, logs: Path) -> None:
+    hosts = {h for hs in topo["zones"].values() for h in hs}
+
+    def up() -> bool:
+        svcs = conn.compute.services(binary="nova-compute")
+        return hosts <= {s.host for s in svcs if s.state == "up"}
+
+    _wait(
+        f"nova-compute services {sorted(hosts)}",
+        up,
+        150,
+        logs,
+        [f"nova-compute-{h}" for h in sorted(hosts)],
+    )
+    for s in conn.compute.services(binary="nova-compute"):
+        if s.host not in hosts:  # a host the topology dropped
+            conn.compute.delete_service(s, ignore_missing=True)
+
+
+def _capacity_ok(conn, host: str, cap: dict[str, int]) -> bool:
+    rps = conn.placement.get(f"/resource_providers?name={host}").json()
+    if not rps["resource_providers"]:
+        return False
+    uuid = rps["resource_providers"][0]["uuid"]
+    inv = conn.placement.get(f"/resource_providers/{uuid}/inventories")
+    inv = inv.json()["inventories"]
+    want = {"VCPU": cap["vcpus"], "MEMORY_MB": cap["ram_mb"]}
+    want["DISK_GB"] = cap["disk_gb"]
+    return all(
+        rc in inv
+        and inv[rc]["total"] - inv[rc]["reserved"] == n
+        and inv[rc]["allocation_ratio"] == 1.0
+        for rc, n in want.items()
+    )
+
+
+def _aggregates(conn, topo, nova_conf: Path) -> dict[str, Any]:
+    existing = {a.name: a for a in conn.compute.aggregates()}
+    for name, agg in existing.items():
+        zone = name[len(AGG_PREFIX) :]
+        if name.startswith(AGG_PREFIX) and zone not in topo["zones"]:
+            for h in agg.hosts or []:
+                conn.compute.remove_host_from_aggregate(agg, h)
+            conn.compute.delete_aggregate(agg)
+    discovered = False
+    out = {}
+    for zone, hosts in topo["zones"].items():
+        name = AGG_PREFIX + zone
+        agg = existing.get(name) or conn.compute.create_aggregate(
+            name=name, availability_zone=zone
+        )
+        for h in set(agg.hosts or []) - set(hosts):
+            conn.compute.remove_host_from_aggregate(agg, h)
+        for h in sorted(set(hosts) - set(agg.hosts or [])):
+            if not discovered:
+                _discover_hosts(nova_conf)
+                discovered = True
+            conn.compute.add_host_to_aggregate(agg, h)
+        out[zone] = {"id": agg.id, "name": name, "hosts": sorted(hosts)}
+    return out
+
+
+def _discover_hosts(nova_conf: Path) -> None:
+    nova_manage = Path(sys.executable).parent / "nova-manage"
+    subprocess.run(
+        [str(nova_manage), "--config-file", str(nova_conf)]
+        + ["cell_v2", "discover_hosts"],
+        check=True,
+        timeout=120,
+        capture_output=True,
+    )
+
+
+def _flavors(conn, topo) -> dict[str, str]:
+    existing = {f.name: f for f in conn.compute.flavors(is_public=None)}
+    out = {}
+    for name, spec in topo["flavors"].items():
+        f = existing.get(name)
+        same = f and (f.vcpus, f.ram, f.disk) == (
+            spec["vcpus"],
+            spec["ram_mb"],
+            spec["disk_gb"],
+        )
+        if f and not same:
+            conn.compute.delete_flavor(f)
+        if not same:
+            f = conn.compute.create_flavor(
+                name=name,
+                vcpus=spec["vcpus"],
+                ram=spec["ram_mb"],
+                disk=spec["disk_gb"],
+                is_public=True,
+            )
+        out[name] = f.id
+    return out
+
+
+def _network(conn, project_id: str) -> tuple[str, str, str]:
+    img = conn.image.find_image(IMAGE) or conn.create_image(
+        IMAGE,
+        data=b"\0" * 65536,
+        disk_format="raw",
+        container_format="bare",
+        visibility="public",
+        wait=True,
+    )
+    net = conn.network.find_network(NETWORK) or conn.network.create_network(
+        name=NETWORK, project_id=project_id
+    )
+    # The subnet must belong to the network's project, or the project's
+    # ports get no fixed IP (Neutron's RBAC defaults).
+    sub = conn.network.find_subnet(SUBNET) or conn.network.create_subnet(
+        name=SUBNET,
+        network_id=net.id,
+        ip_version=4,
+        cidr=CIDR,
+        project_id=project_id,
+    )
+    return img.id, net.id, sub.id
+
+
+def _zones_visible(conn, topo) -> bool:
+    seen = {
+        z.name: set((z.hosts or {}).keys())
+        for z in conn.compute.availability_zones(details=True)
+        if z.state and z.state.get("available")
+    }
+    return all(set(h) <= seen.get(z, set()) for z, h in topo["zones"].items())
+
+
+def _heat_engine_up(conn) -> bool:
+    try:
+        svcs = conn.orchestration.get("/services").json()["services"]
+    except Exception:  # noqa: BLE001 - heat-api may still be starting
+        return False
+    return any(s["status"] == "up" for s in svcs)
+
+
+def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
+    """Make the cloud match the topology; returns baseline ids."""
+    _computes(conn, topo, logs)
+    aggregates = _aggregates(conn, topo, nova_conf)
+    for zone, hosts in topo["zones"].items():
+        for host, cap in hosts.items():
+            _wait(
+                f"placement inventory of {host} ({zone}) = {cap}",
+                lambda h=host, c=cap: _capacity_ok(conn, h, c),
+                120,
+                logs,
+                [f"nova-compute-{host}"],
+            )
+    flavors = _flavors(conn, topo)
+    vnf = conn.identity.find_project("vnf")
+    image_id, net_id, subnet_id = _network(conn, vnf.id)
+    conn.compute.update_quota_class_set("default", **UNLIMITED)
+    _wait(
+        "zones in os-availability-zone/detail",
+        lambda: _zones_visible(conn, topo),
+        90,
+    )
+    _wait(
+        "heat-engine",
+        lambda: _heat_engine_up(conn),
+        120,
+        logs,
+        ["heat-engine"],
+    )
+    return {
+        "aggregates": aggregates,
+        "flavors": flavors,
+        "image_id": image_id,
+        "network_id": net_id,
+        "subnet_id": subnet_id,
+        "project_ids": sorted(p.id for p in conn.identity.projects()),
+        "user_ids": sorted(u.id for u in conn.identity.users()),
+    }

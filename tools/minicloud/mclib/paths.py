@@ -1,0 +1,69 @@
+"""Where minicloud keeps things, and the fixed facts every module shares."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TOOL_DIR = Path(__file__).resolve().parent.parent
+REPO = TOOL_DIR.parent.parent
+HOME = Path(os.environ.get("MINICLOUD_HOME", REPO / ".minicloud")).resolve()
+VENV = HOME / "venv"
+VBIN = VENV / "bin"
+ETC = HOME / "etc"
+DATA = HOME / "data"
+LOGS = HOME / "logs"
+RUN = HOME / "run"
+STATE_FILE = HOME / "state.json"
+INITIALIZED = DATA / ".initialized"
+
+HOST = "127.0.0.1"
+REGION = "RegionOne"
+PORTS = {
+    "keystone": 25000,
+    "placement": 28778,
+    "nova-api": 28774,
+    "heat-api": 28004,
+    "glance": 29292,
+    "neutron": 29696,
+}
+AUTH_URL = f"http://{HOST}:{PORTS['keystone']}/v3"
+
+# Shared MariaDB / RabbitMQ (already running on the machine; never ours).
+DB_PORT = 3306
+DB_USER = "mc_os"
+DB_PASSWORD = "mc-db-secret"  # noqa: S105 - throw-away test cloud
+DATABASES = (
+    "mc_keystone",
+    "mc_placement",
+    "mc_nova_api",
+    "mc_nova",
+    "mc_nova_cell0",
+    "mc_glance",
+    "mc_neutron",
+    "mc_heat",
+)
+RABBIT_PORT = 5672
+RABBIT_VHOST = "minicloud"
+RABBIT_USER = "minicloud"
+RABBIT_PASSWORD = "mc-rabbit-secret"  # noqa: S105
+TRANSPORT_URL = (
+    f"rabbit://{RABBIT_USER}:{RABBIT_PASSWORD}@{HOST}:{RABBIT_PORT}/"
+    f"{RABBIT_VHOST}"
+)
+
+# Keystone users; one password for all of them (test cloud).
+PASSWORD = "secret"  # noqa: S105
+PROJECT = "vnf"
+PROJECT_USER = "vnfuser"
+
+
+def db_url(name: str) -> str:
+    """SQLAlchemy URL of one of minicloud's databases."""
+    return f"mysql+pymysql://{DB_USER}:{DB_PASSWORD}@{HOST}:{DB_PORT}/{name}"
+
+
+def ensure_dirs() -> None:
+    """Create the state directories under HOME."""
+    for d in (ETC, DATA, LOGS, RUN):
+        d.mkdir(parents=True, exist_ok=True)

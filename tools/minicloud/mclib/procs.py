@@ -1,0 +1,168 @@
+"""Start, watch and stop minicloud's service processes.
+
+Each service runs in its own session (process group), with its pid in
+HOME/run/<name>.pid; stopping signals the whole group, so worker children
+(conductor, scheduler, heat-engine) never outlive their parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from mclib import MiniCloudError, paths
+
+
+def pidfile(name: str) -> Path:
+    """The pid file of one service."""
+    return paths.RUN / f"{name}.pid"
+
+
+def _start_time(pid: int) -> str | None:
+    """Kernel start time of a pid (guards against pid reuse)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def pid_of(name: str) -> int | None:
+    """Pid of the service when it is running and really ours."""
+    try:
+        pid_s, started = pidfile(name).read_text().split()
+        pid = int(pid_s)
+    except (OSError, ValueError):
+        return None
+    return pid if _start_time(pid) == started else None
+
+
+def running() -> list[str]:
+    """Names of all services with a live pid."""
+    return sorted(
+        p.stem for p in paths.RUN.glob("*.pid") if pid_of(p.stem) is not None
+    )
+
+
+def log_tail(name: str, lines: int = 25) -> str:
+    """Tail of the service's logs (oslo log and stdout), for error text."""
+    out = []
+    for suffix in (".log", ".out", "-gunicorn.log"):
+        f = paths.LOGS / f"{name}{suffix}"
+        if f.exists() and f.stat().st_size:
+            text = f.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"--- tail of {f}\n" + "\n".join(text))
+    return "\n".join(out) or f"(no log for {name} in {paths.LOGS})"
+
+
+def start(name: str, cmd: list[str], env: dict[str, str] | None = None) -> int:
+    """Start a service unless it already runs; returns its pid."""
+    pid = pid_of(name)
+    if pid:
+        return pid
+    full_env = {**os.environ, "MINICLOUD_LOGS": str(paths.LOGS), **(env or {})}
+    full_env.pop("PYTHONPATH", None)
+    with (paths.LOGS / f"{name}.out").open("ab") as out:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=paths.HOME,
+            env=full_env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    pidfile(name).write_text(f"{proc.pid} {_start_time(proc.pid)}\n")
+    return proc.pid
+
+
+def stop(name: str, grace: float = 10.0) -> bool:
+    """Stop a service's whole process group; True if it was running."""
+    pid = pid_of(name)
+    pidfile(name).unlink(missing_ok=True)
+    if pid is None:
+        return False
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+    return True
+
+
+def wait_http(name: str, url: str, timeout: float = 120.0) -> float:
+    """Wait until url answers any HTTP status; fail with the log tail if
+    the service dies or the time runs out. Returns seconds waited."""
+    t0 = time.monotonic()
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=3):  # noqa: S310
+                return time.monotonic() - t0
+        except urllib.error.HTTPError:
+            return time.monotonic() - t0
+        except (urllib.error.URLError, OSError):
+            pass
+        if pid_of(name) is None:
+            raise MiniCloudError(
+                f"{name} exited during start-up\n{log_tail(name)}"
+            )
+        if time.monotonic() - t0 > timeout:
+            raise MiniCloudError(
+                f"{name} did not answer on {url} within {timeout:.0f}s\n"
+                f"{log_tail(name)}"
+            )
+        time.sleep(0.5)
+
+
+def run(name: str, cmd: list[str], timeout: float = 300.0) -> None:
+    """Run a one-shot command (db sync, bootstrap), logging to
+    HOME/logs/<name>.log; fail with its tail."""
+    log = paths.LOGS / f"{name}.log"
+    with log.open("ab") as out:
+        out.write(f"\n$ {' '.join(cmd)}\n".encode())
+        out.flush()
+        try:
+            rc = subprocess.run(
+                cmd,
+                cwd=paths.HOME,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+                check=False,
+            ).returncode
+        except subprocess.TimeoutExpired as exc:
+            raise MiniCloudError(
+                f"{name} timed out after {timeout:.0f}s\n{log_tail(name)}"
+            ) from exc
+    if rc:
+        raise MiniCloudError(f"{name} failed (rc={rc})\n{log_tail(name)}")
+
+
+def port_owner(port: int) -> str | None:
+    """Who listens on 127.0.0.1:port (ss line), or None when free."""
+    try:
+        res = subprocess.run(
+            ["ss", "-Hltnp", f"sport = :{port}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return res.stdout.strip() or None

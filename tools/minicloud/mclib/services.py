@@ -1,0 +1,100 @@
+"""Which processes make up minicloud, and how each one is started."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mclib import paths, procs, render
+
+SERVE = paths.TOOL_DIR / "serve.py"
+
+
+@dataclass(frozen=True)
+class Service:
+    """One long-running process of the cloud."""
+
+    name: str
+    cmd: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    port: int | None = None
+
+    def start(self) -> int:
+        """Start it unless it already runs."""
+        return procs.start(self.name, self.cmd, self.env)
+
+
+def _wsgi(name: str, target: str, env: dict[str, str], *argv: str) -> Service:
+    port = paths.PORTS[name]
+    cmd = [str(paths.VBIN / "python"), str(SERVE), name, target, str(port)]
+    return Service(name, cmd + list(argv), env, port)
+
+
+def _daemon(name: str, binary: str, *conf: str) -> Service:
+    cmd = [str(paths.VBIN / binary)]
+    for c in conf:
+        cmd += ["--config-file", c]
+    cmd += ["--log-file", str(paths.LOGS / f"{name}.log")]
+    return Service(name, cmd)
+
+
+def control_plane() -> list[Service]:
+    """Every service except the computes, in start order."""
+    etc = paths.ETC
+    nova_conf = str(etc / "nova" / "nova.conf")
+    heat_conf = str(etc / "heat" / "heat.conf")
+    return [
+        _wsgi(
+            "keystone",
+            "keystone.wsgi.api:application",
+            {"OS_KEYSTONE_CONFIG_FILES": str(etc / "keystone/keystone.conf")},
+        ),
+        _wsgi(
+            "placement",
+            "placement.wsgi.api:application",
+            {"OS_PLACEMENT_CONFIG_DIR": str(etc / "placement")},
+        ),
+        _wsgi(
+            "glance",
+            "glance.wsgi.api:application",
+            {"OS_GLANCE_CONFIG_DIR": str(etc / "glance")},
+        ),
+        _wsgi(
+            "neutron",
+            "neutron.wsgi.api:application",
+            {"OS_NEUTRON_CONFIG_FILES": str(etc / "neutron/neutron.conf")},
+        ),
+        _wsgi(
+            "nova-api",
+            "nova.wsgi.osapi_compute:application",
+            {"OS_NOVA_CONFIG_DIR": str(etc / "nova")},
+        ),
+        _daemon("nova-conductor", "nova-conductor", nova_conf),
+        _daemon("nova-scheduler", "nova-scheduler", nova_conf),
+        _wsgi(
+            "heat-api",
+            "heat.wsgi.api:application",
+            {},
+            "--config-file",
+            heat_conf,
+            "--log-file",
+            str(paths.LOGS / "heat-api.log"),
+        ),
+        _daemon("heat-engine", "heat-engine", heat_conf),
+    ]
+
+
+def compute(host: str, cap: dict[str, int]) -> Service:
+    """A nova-compute for one host, rendering its config first."""
+    conf = render.compute_conf(host, cap)
+    (paths.DATA / f"nova-{host}" / "instances").mkdir(
+        parents=True, exist_ok=True
+    )
+    return _daemon(f"nova-compute-{host}", "nova-compute", str(conf))
+
+
+def compute_names_running() -> dict[str, str]:
+    """host -> service name, for every running compute."""
+    prefix = "nova-compute-"
+    return {
+        n[len(prefix) :]: n for n in procs.running() if n.startswith(prefix)
+    }
