@@ -11,7 +11,8 @@ from typing import Any
 
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd import model
-from tacker_ng.packages.vnfd.topology import GroupOrPolicy, Topology
+from tacker_ng.packages.vnfd.groups import GroupOrPolicy
+from tacker_ng.packages.vnfd.topology import Topology
 
 _NFV = "tosca.policies.nfv."
 SCALING_ASPECTS = _NFV + "ScalingAspects"
