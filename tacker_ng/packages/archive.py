@@ -123,8 +123,12 @@ def unsafe_path_reason(raw: str) -> str | None:
         return "path starts with a drive letter"
     name = raw[:-1] if raw.endswith("/") else raw
     parts = name.split("/")
-    if any(part in ("", ".", "..") for part in parts):
-        return "path has an empty, '.' or '..' component"
+    if ".." in parts:
+        return "path has a '..' component (traversal)"
+    if "." in parts:
+        return "path has a '.' component"
+    if "" in parts:
+        return "path has an empty component"
     if len(name.encode()) > _MAX_NAME or any(
         len(part.encode()) > _MAX_NAME_PART for part in parts
     ):
