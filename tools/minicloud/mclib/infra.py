@@ -75,12 +75,20 @@ def check_mariadb() -> None:
 def check_rabbitmq() -> None:
     """Fail fast, naming RabbitMQ, when it does not answer."""
     where = f"RabbitMQ at {paths.HOST}:{paths.RABBIT_PORT}"
-    if not _port_open(paths.RABBIT_PORT):
+    hint = "(start it: rabbitmq-server -detached)"
+    try:
+        with socket.create_connection((paths.HOST, paths.RABBIT_PORT), 3) as s:
+            s.settimeout(5)
+            s.sendall(b"AMQP\x00\x00\x09\x01")
+            frame = s.recv(7)
+    except OSError as exc:
         raise MiniCloudError(
-            f"prerequisite missing: {where} is not listening "
-            "(start it: rabbitmq-server -detached)"
+            f"prerequisite missing: {where} does not answer ({exc}) {hint}"
+        ) from exc
+    if not frame.startswith(b"\x01\x00\x00"):  # Connection.Start frame
+        raise MiniCloudError(
+            f"prerequisite missing: {where} did not speak AMQP 0-9-1 {hint}"
         )
-    rabbitmqctl("list_vhosts")
 
 
 def create() -> None:

@@ -33,14 +33,20 @@ def _start_time(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]
 
 
+def _record(name: str) -> list[str]:
+    try:
+        return pidfile(name).read_text().split()
+    except OSError:
+        return []
+
+
 def pid_of(name: str) -> int | None:
     """Pid of the service when it is running and really ours."""
-    try:
-        pid_s, started = pidfile(name).read_text().split()
-        pid = int(pid_s)
-    except (OSError, ValueError):
+    rec = _record(name)
+    if len(rec) < 2 or not rec[0].isdigit():
         return None
-    return pid if _start_time(pid) == started else None
+    pid = int(rec[0])
+    return pid if _start_time(pid) == rec[1] else None
 
 
 def running() -> list[str]:
@@ -61,11 +67,19 @@ def log_tail(name: str, lines: int = 25) -> str:
     return "\n".join(out) or f"(no log for {name} in {paths.LOGS})"
 
 
-def start(name: str, cmd: list[str], env: dict[str, str] | None = None) -> int:
-    """Start a service unless it already runs; returns its pid."""
+def start(
+    name: str,
+    cmd: list[str],
+    env: dict[str, str] | None = None,
+    fingerprint: str = "-",
+) -> int:
+    """Start a service unless it already runs with the same fingerprint
+    (hash of its command and config); a changed one is restarted."""
     pid = pid_of(name)
-    if pid:
+    if pid and _record(name)[2:] == [fingerprint]:
         return pid
+    if pid:
+        stop(name)
     full_env = {**os.environ, "MINICLOUD_LOGS": str(paths.LOGS), **(env or {})}
     full_env.pop("PYTHONPATH", None)
     with (paths.LOGS / f"{name}.out").open("ab") as out:
@@ -78,7 +92,8 @@ def start(name: str, cmd: list[str], env: dict[str, str] | None = None) -> int:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    pidfile(name).write_text(f"{proc.pid} {_start_time(proc.pid)}\n")
+    started = _start_time(proc.pid)
+    pidfile(name).write_text(f"{proc.pid} {started} {fingerprint}\n")
     return proc.pid
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mclib import paths, procs, render
 
@@ -17,24 +19,33 @@ class Service:
     cmd: list[str]
     env: dict[str, str] = field(default_factory=dict)
     port: int | None = None
+    confs: tuple[Path, ...] = ()
+
+    def fingerprint(self) -> str:
+        """Hash of command line and config files: a change restarts it."""
+        h = hashlib.sha256(" ".join(self.cmd).encode())
+        for conf in self.confs:
+            h.update(conf.read_bytes() if conf.exists() else b"")
+        return h.hexdigest()[:16]
 
     def start(self) -> int:
-        """Start it unless it already runs."""
-        return procs.start(self.name, self.cmd, self.env)
+        """Start it unless it already runs with the same fingerprint."""
+        return procs.start(self.name, self.cmd, self.env, self.fingerprint())
 
 
-def _wsgi(name: str, target: str, env: dict[str, str], *argv: str) -> Service:
+def _wsgi(
+    name: str, target: str, conf: str, env: dict[str, str], *argv: str
+) -> Service:
     port = paths.PORTS[name]
     cmd = [str(paths.VBIN / "python"), str(SERVE), name, target, str(port)]
-    return Service(name, cmd + list(argv), env, port)
+    confs = (paths.ETC / conf, SERVE)
+    return Service(name, cmd + list(argv), env, port, confs)
 
 
-def _daemon(name: str, binary: str, *conf: str) -> Service:
-    cmd = [str(paths.VBIN / binary)]
-    for c in conf:
-        cmd += ["--config-file", c]
+def _daemon(name: str, binary: str, conf: str) -> Service:
+    cmd = [str(paths.VBIN / binary), "--config-file", conf]
     cmd += ["--log-file", str(paths.LOGS / f"{name}.log")]
-    return Service(name, cmd)
+    return Service(name, cmd, confs=(Path(conf),))
 
 
 def control_plane() -> list[Service]:
@@ -46,26 +57,31 @@ def control_plane() -> list[Service]:
         _wsgi(
             "keystone",
             "keystone.wsgi.api:application",
+            "keystone/keystone.conf",
             {"OS_KEYSTONE_CONFIG_FILES": str(etc / "keystone/keystone.conf")},
         ),
         _wsgi(
             "placement",
             "placement.wsgi.api:application",
+            "placement/placement.conf",
             {"OS_PLACEMENT_CONFIG_DIR": str(etc / "placement")},
         ),
         _wsgi(
             "glance",
             "glance.wsgi.api:application",
+            "glance/glance-api.conf",
             {"OS_GLANCE_CONFIG_DIR": str(etc / "glance")},
         ),
         _wsgi(
             "neutron",
             "neutron.wsgi.api:application",
+            "neutron/neutron.conf",
             {"OS_NEUTRON_CONFIG_FILES": str(etc / "neutron/neutron.conf")},
         ),
         _wsgi(
             "nova-api",
             "nova.wsgi.osapi_compute:application",
+            "nova/nova.conf",
             {"OS_NOVA_CONFIG_DIR": str(etc / "nova")},
         ),
         _daemon("nova-conductor", "nova-conductor", nova_conf),
@@ -73,6 +89,7 @@ def control_plane() -> list[Service]:
         _wsgi(
             "heat-api",
             "heat.wsgi.api:application",
+            "heat/heat.conf",
             {},
             "--config-file",
             heat_conf,
