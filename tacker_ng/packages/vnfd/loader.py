@@ -6,7 +6,9 @@ import that escapes the package, a remote URL, a missing file or an import
 cycle is an :class:`InvalidVnfd` naming the importing file.
 """
 
+import copy
 import dataclasses
+import functools
 import posixpath
 import re
 from importlib import resources
@@ -53,12 +55,14 @@ class DefinitionsFile:
         return self.path.startswith(BUNDLED_PREFIX)
 
 
-def _bundled_text(name: str) -> str:
-    return (
+@functools.cache
+def _bundled(name: str) -> Any:
+    text = (
         resources.files("tacker_ng.packages.vnfd")
         .joinpath("definitions", name)
         .read_text(encoding="utf-8")
     )
+    return load_yaml_text(text, BUNDLED_PREFIX + name, CsarLimits())
 
 
 def resolve_import(importer: str, ref: Any, files: set[str]) -> str:
@@ -132,8 +136,8 @@ class _Loader:
 
     def _read(self, path: str) -> Any:
         if path.startswith(BUNDLED_PREFIX):
-            text = _bundled_text(path[len(BUNDLED_PREFIX) :])
-            return load_yaml_text(text, path, self.limits)
+            # Parsed once per process; copied so no caller can alter it.
+            return copy.deepcopy(_bundled(path[len(BUNDLED_PREFIX) :]))
         return load_yaml_file(self.root, path, self.limits)
 
     def load(self, path: str) -> None:
