@@ -47,8 +47,7 @@ class ConductorService:
         return [(heartbeat, None, None)]
 
     def start(self) -> None:
-        """Register, start serving RPC and the periodic tasks."""
-        conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+        """Start serving RPC, then register as alive, then heartbeat."""
         target = messaging.Target(
             topic=self.conf.conductor.topic,
             server=self.host,
@@ -62,6 +61,8 @@ class ConductorService:
             serializer=rpc.ContextSerializer(),
         )
         self._server.start()
+        # Only a conductor that consumes from the bus is shown alive.
+        conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
         self._periodic = periodics.PeriodicWorker(self._periodic_tasks())
         self._periodic_thread = threading.Thread(
             target=self._periodic.start,
