@@ -15,7 +15,7 @@ from oslo_middleware import (
     sizelimit,
 )
 
-from tacker_ng.api import hooks, rendering
+from tacker_ng.api import hooks, pecan_patches, rendering
 from tacker_ng.api.controllers import root
 from tacker_ng.api.middleware import auth, dispatch, problem
 
@@ -24,6 +24,7 @@ HEALTHCHECK_PATH = "/healthcheck"
 
 def build_pecan_app() -> pecan.Pecan:
     """The bare pecan application (no middleware)."""
+    pecan_patches.apply()
     return pecan.make_app(
         root.RootController(),
         hooks=[hooks.ContextHook(), hooks.SolVersionHook(), hooks.ErrorHook()],

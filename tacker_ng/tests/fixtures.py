@@ -9,6 +9,7 @@ from oslo_db.sqlalchemy import enginefacade
 
 from tacker_ng import policies, rpc, service
 from tacker_ng.conductor import rpcapi
+from tacker_ng.conf import opts as conf_opts
 from tacker_ng.db import api as db_api
 from tacker_ng.db import migration
 
@@ -31,6 +32,9 @@ def config(state_path: str, **overrides) -> Iterator[cfg.ConfigOpts]:
     fixture.setUp()
     try:
         conf([], project="tacker_ng", default_config_files=[])
+        # reset() at the previous cleanup dropped set_default() values.
+        conf_opts.set_defaults(conf)
+        conf.set_override("transport_url", "fake:/")
         conf.set_override("state_path", state_path)
         conf.set_override("auth_strategy", "noauth", group="api")
         for key, value in overrides.items():

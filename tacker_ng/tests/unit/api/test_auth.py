@@ -121,3 +121,20 @@ def test_policy_file_override_is_honoured(conf, db, tmp_path):
     app = webtest.TestApp(api_app.build_wsgi_app(conf))
     resp = app.get("/vnflcm/v2/api_versions", expect_errors=True)
     assert resp.status_int == 403
+
+
+def test_policy_file_changes_are_picked_up(conf, db, tmp_path, monkeypatch):
+    from tacker_ng import policies
+
+    policy_file = tmp_path / "policy.yaml"
+    policy_file.write_text('"tacker_ng:api_versions:show": ""\n')
+    conf.set_override("policy_file", str(policy_file), group="oslo_policy")
+    app = webtest.TestApp(api_app.build_wsgi_app(conf))
+    assert app.get("/vnflcm/v2/api_versions").status_int == 200
+    policy_file.write_text('"tacker_ng:api_versions:show": "role:nobody"\n')
+    import os
+
+    os.utime(policy_file, (1, 2_000_000_000))
+    monkeypatch.setattr(policies, "_RELOAD_CHECK_INTERVAL", 0.0)
+    resp = app.get("/vnflcm/v2/api_versions", expect_errors=True)
+    assert resp.status_int == 403
