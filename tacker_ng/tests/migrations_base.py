@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from oslo_db.sqlalchemy import test_fixtures, test_migrations
 from oslotest import base as oslotest_base
 
-from tacker_ng.db import migration, models
+from tacker_ng.db import migration, schema
 
 TABLES = {
     "vnf_packages",
@@ -31,7 +31,7 @@ class _MigrationsMixin:
         return self.engine
 
     def get_metadata(self) -> sa.MetaData:
-        return models.Base.metadata
+        return schema.metadata()
 
     def db_sync(self, engine: sa.Engine) -> None:
         migration.upgrade("head", engine=engine)

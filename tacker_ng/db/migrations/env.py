@@ -3,9 +3,9 @@
 from alembic import context
 
 from tacker_ng.db import api as db_api
-from tacker_ng.db import models
+from tacker_ng.db import schema
 
-target_metadata = models.Base.metadata
+target_metadata = schema.metadata()
 
 
 def _run(connection) -> None:

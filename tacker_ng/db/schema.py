@@ -1,0 +1,21 @@
+"""The complete schema: every model module, for alembic and sync tests.
+
+Each domain keeps its models in its own module (``models.py`` for the
+SOL003 core); list new modules here so alembic and the models-vs-
+migrations tests see them.
+"""
+
+import importlib
+
+import sqlalchemy as sa
+
+from tacker_ng.db import models
+
+MODEL_MODULES: tuple[str, ...] = ("tacker_ng.db.models",)
+
+
+def metadata() -> sa.MetaData:
+    """Metadata holding the tables of every model module."""
+    for name in MODEL_MODULES:
+        importlib.import_module(name)
+    return models.Base.metadata
