@@ -81,7 +81,8 @@ opts = [
     cfg.BoolOpt(
         "enable_proxy_headers_parsing",
         default=False,
-        help="Honour X-Forwarded-* headers set by a trusted proxy.",
+        help="Honour the X-Forwarded-For, -Proto and -Host headers set by a "
+        "trusted proxy.",
     ),
 ]
 

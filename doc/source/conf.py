@@ -1,0 +1,18 @@
+"""Sphinx configuration for the tacker-ng documentation."""
+
+project = "tacker-ng"
+copyright = "2026, tacker-ng developers"
+extensions = [
+    "oslo_config.sphinxext",
+    "oslo_config.sphinxconfiggen",
+    "oslo_policy.sphinxext",
+    "oslo_policy.sphinxpolicygen",
+]
+config_generator_config_file = "../../etc/tacker_ng/tacker-config-generator.conf"
+sample_config_basename = "_static/tacker"
+policy_generator_config_file = "../../etc/tacker_ng/tacker-policy-generator.conf"
+sample_policy_basename = "_static/tacker"
+html_static_path = ["_static"]
+master_doc = "index"
+exclude_patterns = ["_build"]
+html_theme = "alabaster"
