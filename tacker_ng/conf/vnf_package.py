@@ -68,7 +68,7 @@ opts = [
         "max_yaml_aliases",
         default=100,
         min=0,
-        help="Largest number of YAML alias references (*anchor) in one "
+        help="Largest number of YAML alias references (``*anchor``) in one "
         "YAML file; defends against 'billion laughs' alias bombs.",
     ),
     cfg.BoolOpt(
