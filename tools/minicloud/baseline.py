@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import openstack
 from cleanup import UNLIMITED
 
 AGG_PREFIX = "mc-az-"
@@ -141,6 +142,21 @@ def _flavors(conn, topo) -> dict[str, str]:
 
 
 def _network(conn, project_id: str) -> tuple[str, str, str]:
+    # Neutron's first request(s) after a start can run before its policy
+    # engine is ready and be judged non-admin (empty list, then 403 on
+    # create): warm it up and retry.
+    for attempt in range(10):
+        try:
+            list(conn.network.networks(limit=1))
+            return _network_once(conn, project_id)
+        except openstack.exceptions.ForbiddenException:
+            if attempt == 9:
+                raise
+            time.sleep(1)
+    raise AssertionError("unreachable")
+
+
+def _network_once(conn, project_id: str) -> tuple[str, str, str]:
     img = conn.image.find_image(IMAGE) or conn.create_image(
         IMAGE,
         data=b"\0" * 65536,
