@@ -235,3 +235,52 @@ class Conductor(Base):
     heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         UTCDateTime, nullable=False, index=True
     )
+
+
+class LcmNotification(Base):
+    """Outbox of notifications to deliver, one row per subscription.
+
+    Written in the same transaction as the state change it reports, so a
+    crash loses none; the conductor delivers them per subscription in id
+    order, with retries and backoff.
+    """
+
+    __tablename__ = "lcm_notifications"
+    __table_args__ = (
+        sa.Index(
+            "lcm_notifications_pending_idx",
+            "delivered_at",
+            "subscription_id",
+            "id",
+        ),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(
+        sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        primary_key=True,
+        autoincrement=True,
+    )
+    subscription_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36), nullable=False
+    )
+    notification_type: orm.Mapped[str] = orm.mapped_column(
+        sa.String(64), nullable=False
+    )
+    payload: orm.Mapped[Json] = orm.mapped_column(JSONDoc, nullable=False)
+    attempts: orm.Mapped[int] = orm.mapped_column(
+        sa.Integer, nullable=False, default=0
+    )
+    next_attempt_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        UTCDateTime, nullable=False
+    )
+    claimed_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    claimed_until: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        UTCDateTime
+    )
+    delivered_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        UTCDateTime
+    )
+    given_up: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, nullable=False, default=False
+    )
+    last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)

@@ -17,6 +17,7 @@ TABLES = {
     "lccn_subscriptions",
     "grants",
     "conductors",
+    "lcm_notifications",
 }
 
 
