@@ -11,7 +11,10 @@ import sqlalchemy as sa
 
 from tacker_ng.db import models
 
-MODEL_MODULES: tuple[str, ...] = ("tacker_ng.db.models",)
+MODEL_MODULES: tuple[str, ...] = (
+    "tacker_ng.db.models",
+    "tacker_ng.db.models_reservation",
+)
 
 
 def metadata() -> sa.MetaData:

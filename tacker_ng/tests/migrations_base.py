@@ -18,6 +18,13 @@ TABLES = {
     "grants",
     "conductors",
     "lcm_notifications",
+    "leases",
+    "reservations",
+    "instance_reservations",
+    "host_reservations",
+    "compute_hosts",
+    "host_allocations",
+    "lease_events",
 }
 
 
