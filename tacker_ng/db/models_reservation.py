@@ -94,9 +94,7 @@ class InstanceReservation(Base):
     affinity: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
     resource_properties: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     flavor_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
-    server_group_id: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(36)
-    )
+    server_group_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     aggregate_id: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
 
 
@@ -118,9 +116,7 @@ class HostReservation(Base):
     count_range_max: orm.Mapped[int] = orm.mapped_column(
         "max", sa.Integer, nullable=False
     )
-    hypervisor_properties: orm.Mapped[str | None] = orm.mapped_column(
-        sa.Text
-    )
+    hypervisor_properties: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     resource_properties: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     before_end: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     aggregate_id: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
@@ -150,9 +146,7 @@ class ComputeHost(Base):
     availability_zone: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255)
     )
-    hypervisor_type: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255)
-    )
+    hypervisor_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     hypervisor_version: orm.Mapped[int | None] = orm.mapped_column(
         sa.BigInteger
     )
@@ -235,9 +229,7 @@ class LeaseEvent(Base):
     status: orm.Mapped[str] = orm.mapped_column(sa.String(16), nullable=False)
     #: Conductor running the event (IN_PROGRESS); taken over when that
     #: conductor's heartbeat is stale.
-    conductor_host: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255)
-    )
+    conductor_host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     claimed_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
         UTCDateTime
     )
