@@ -160,6 +160,9 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     _check_ports()
     render.render_control()
     first = not paths.INITIALIZED.exists()
+    if not first and procs.pid_of("keystone") is None and not infra.present():
+        log("mc_* databases or vhost missing: initializing again")
+        first = True
     if first:
         _init_databases(log)
     control = svc.control_plane()

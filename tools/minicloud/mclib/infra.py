@@ -119,6 +119,15 @@ def create() -> None:
     )
 
 
+def present() -> bool:
+    """True when all of minicloud's databases and its vhost exist (they
+    may vanish if someone recreated the shared servers)."""
+    rows = mysql(r"SHOW DATABASES LIKE 'mc\_%';").split()
+    if not set(paths.DATABASES) <= set(rows):
+        return False
+    return paths.RABBIT_VHOST in rabbitmqctl("list_vhosts").split()
+
+
 def drop() -> None:
     """Drop everything create() made, and only that."""
     sql = [f"DROP DATABASE IF EXISTS {db};" for db in paths.DATABASES]
