@@ -33,6 +33,8 @@ class OneApp(BaseApplication):
             "accesslog": f"{logs}/{self.name}-access.log",
             "errorlog": f"{logs}/{self.name}-gunicorn.log",
             "control_socket_disable": True,
+            # The process title becomes "gunicorn: master [minicloud-NAME]".
+            "proc_name": f"minicloud-{self.name}",
         }.items():
             if key in self.cfg.settings:
                 self.cfg.set(key, value)

@@ -157,6 +157,9 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     paths.ensure_dirs()
     if install.ensure_venv(log):
         log("venv ready")
+    orphans = procs.sweep_orphans()
+    if orphans:
+        log(f"stopped orphaned minicloud process groups {orphans}")
     _check_ports()
     render.render_control()
     first = not paths.INITIALIZED.exists()
@@ -200,6 +203,7 @@ def down(quiet: bool = False) -> list[str]:
     order += [s.name for s in reversed(svc.control_plane()) if s.name in names]
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(procs.stop, order))
+    order += [f"orphan group {g}" for g in procs.sweep_orphans()]
     if not quiet:
         print(f"stopped: {' '.join(order) or 'nothing was running'}")
     return order

@@ -101,22 +101,46 @@ def stop(name: str, grace: float = 10.0) -> bool:
     """Stop a service's whole process group; True if it was running."""
     pid = pid_of(name)
     pidfile(name).unlink(missing_ok=True)
-    if pid is None:
-        return False
+    return pid is not None and _stop_group(pid, grace)
+
+
+def _stop_group(pgid: int, grace: float = 10.0) -> bool:
     try:
-        os.killpg(pid, signal.SIGTERM)
+        os.killpg(pgid, signal.SIGTERM)
     except ProcessLookupError:
         return False
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
         try:
-            os.killpg(pid, 0)
+            os.killpg(pgid, 0)
         except ProcessLookupError:
             return True
         time.sleep(0.2)
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pgid, signal.SIGKILL)
     return True
+
+
+def sweep_orphans() -> list[int]:
+    """Stop minicloud processes that lost their pid file (e.g. a crashed
+    `up`): run in HOME, started from its venv or titled [minicloud-*],
+    in no group of a live pid file. Returns the groups stopped."""
+    known = {pid_of(p.stem) for p in paths.RUN.glob("*.pid")}
+    groups = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if os.readlink(proc / "cwd") != str(paths.HOME):
+                continue
+            cmdline = (proc / "cmdline").read_bytes()
+            pgid = os.getpgid(int(proc.name))
+        except (OSError, ValueError):
+            continue
+        ours = str(paths.VENV).encode() in cmdline or b"[minicloud-" in cmdline
+        if ours and pgid not in known and pgid != os.getpgid(0):
+            groups.add(pgid)
+    for pgid in groups:
+        _stop_group(pgid)
+    return sorted(groups)
 
 
 def wait_http(name: str, url: str, timeout: float = 120.0) -> float:
