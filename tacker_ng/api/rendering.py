@@ -3,16 +3,12 @@
 import datetime
 import json
 
+from tacker_ng.objects import times
+
 
 def _default(value):
     if isinstance(value, datetime.datetime):
-        if value.tzinfo is None:
-            raise ValueError("naive datetime in an API response")
-        return (
-            value.astimezone(datetime.UTC)
-            .isoformat(timespec="seconds")
-            .replace("+00:00", "Z")
-        )
+        return times.sol_time(value)
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 

@@ -8,6 +8,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from tacker_ng.conductor import rpcapi
+from tacker_ng.conductor.lcm import runner
 from tacker_ng.db.types import utcnow
 
 LOG = logging.getLogger(__name__)
@@ -29,3 +30,11 @@ class ConductorManager:
             "payload": payload,
             "time": utcnow().isoformat(),
         }
+
+    def run_lcm_op(self, context, op_occ_id: str) -> None:
+        """Run an op occ to its end (or FAILED_TEMP)."""
+        runner.run(context, op_occ_id, self.host)
+
+    def rollback_lcm_op(self, context, op_occ_id: str) -> None:
+        """Roll back an op occ that is ROLLING_BACK."""
+        runner.rollback(context, op_occ_id, self.host)

@@ -4,6 +4,7 @@ Casts carry ids only; the conductor reads everything else from the DB.
 
 History:
     1.0 - Initial version: ping.
+    1.1 - run_lcm_op, rollback_lcm_op.
 """
 
 import oslo_messaging as messaging
@@ -11,7 +12,7 @@ from oslo_config import cfg
 
 from tacker_ng import rpc
 
-RPC_API_VERSION = "1.0"
+RPC_API_VERSION = "1.1"
 
 
 class ConductorAPI:
@@ -34,6 +35,18 @@ class ConductorAPI:
         """Round trip to any conductor; returns who answered and when."""
         cctxt = self._client.prepare(version="1.0", timeout=timeout)
         return cctxt.call(context, "ping", payload=payload)
+
+    def run_lcm_op(self, context, op_occ_id: str) -> None:
+        """Start, or continue after retry, an LCM op occ (cast)."""
+        self._client.prepare(version="1.1").cast(
+            context, "run_lcm_op", op_occ_id=op_occ_id
+        )
+
+    def rollback_lcm_op(self, context, op_occ_id: str) -> None:
+        """Roll back an op occ the API moved to ROLLING_BACK (cast)."""
+        self._client.prepare(version="1.1").cast(
+            context, "rollback_lcm_op", op_occ_id=op_occ_id
+        )
 
 
 _API: ConductorAPI | None = None

@@ -17,6 +17,11 @@ SECTION_MODULES: tuple[str, ...] = (
     "api",
     "conductor",
     "coordination",
+    "nfvo",
+    "notification",
+    "placement",
+    "reservation",
+    "vim",
     "vnf_package",
 )
 

@@ -28,10 +28,10 @@ opts = [
     cfg.StrOpt(
         "fernet_key_repository",
         default="$state_path/fernet-keys",
-        help="Directory holding the Fernet keys that encrypt VIM and SSH "
-        "credentials at rest. The first key (0) encrypts; every key "
-        "decrypts, so keys can be rotated. Created with one key on first "
-        "use when missing.",
+        help="Directory holding the Fernet keys that encrypt VIM, SSH and "
+        "OAuth2 credentials at rest, in files named 0, 1, 2, ... The "
+        "highest-numbered key encrypts and every key decrypts, so keys "
+        "can be rotated. Created with one key on first use when missing.",
     ),
 ]
 

@@ -3,6 +3,11 @@
 from tacker_ng.api import routing, versions
 from tacker_ng.api.controllers import v1
 from tacker_ng.api.controllers import versions as versions_ctl
+from tacker_ng.api.controllers.vnflcm import (
+    op_occs,
+    subscriptions,
+    vnf_instances,
+)
 
 
 class SolApiRoot:
@@ -31,7 +36,15 @@ class RootController:
 
     def __init__(self) -> None:
         vnflcm = _sol_api("vnflcm")
-        self.vnflcm = SolApiRoot(vnflcm, SolMajorRoot(vnflcm))
+        self.vnflcm = SolApiRoot(
+            vnflcm,
+            SolMajorRoot(
+                vnflcm,
+                vnf_instances=vnf_instances.VnfInstancesController(),
+                vnf_lcm_op_occs=op_occs.OpOccsController(),
+                subscriptions=subscriptions.SubscriptionsController(),
+            ),
+        )
         self.v1 = v1.V1Controller()
 
     @routing.resource()

@@ -1,0 +1,1 @@
+"""SOL003 VNF LCM interface (``/vnflcm/v2``) controllers."""

@@ -1,0 +1,44 @@
+"""Small helpers shared by the VNF LCM controllers."""
+
+import pecan
+from oslo_config import cfg
+
+from tacker_ng import policies
+
+ADMIN_ROLE = "admin"
+
+
+def context():
+    return pecan.request.context
+
+
+def scope(ctx) -> str | None:
+    """Project filter for queries: None (every project) for admins."""
+    return None if ADMIN_ROLE in (ctx.roles or []) else ctx.project_id
+
+
+def base_url() -> str:
+    """Scheme://host[:port] for Location and _links."""
+    endpoint = cfg.CONF.api.public_endpoint
+    if endpoint:
+        return endpoint.rstrip("/")
+    return pecan.request.host_url
+
+
+def authorize(rule: str, project_id: str | None = None) -> None:
+    ctx = context()
+    policies.authorize(ctx, rule, {"project_id": project_id or ctx.project_id})
+
+
+def accepted(location: str) -> str:
+    """202 Accepted with a Location and an empty body."""
+    pecan.response.status = 202
+    pecan.response.headers["Location"] = location
+    pecan.response.content_type = None
+    return ""
+
+
+def created(location: str, body: dict) -> dict:
+    pecan.response.status = 201
+    pecan.response.headers["Location"] = location
+    return body

@@ -1,0 +1,120 @@
+"""Start an LCM operation from the API: validate, take the instance, cast.
+
+The op occ (STARTING), the instance's hold and the STARTING notification
+are one transaction; the cast to a conductor follows. Should the cast
+fail, the op occ is set FAILED_TEMP at once so that the NFVO can retry or
+roll it back instead of waiting forever.
+"""
+
+from typing import Any
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from tacker_ng import crypto, exceptions
+from tacker_ng.api.controllers.vnflcm import common
+from tacker_ng.conductor import rpcapi
+from tacker_ng.db import api as db_api
+from tacker_ng.db import vnf_lcm
+from tacker_ng.infra import registry
+from tacker_ng.lcm import state
+from tacker_ng.nfvo import grant_request, notify
+from tacker_ng.objects import lcm, views
+from tacker_ng.packages import catalog
+
+LOG = logging.getLogger(__name__)
+
+
+class ConductorUnreachable(exceptions.ServiceUnavailable):
+    message = (
+        "The operation was accepted but no conductor could be reached; it "
+        "is FAILED_TEMP and can be retried."
+    )
+
+
+def check_vims(vim_connection_info: dict[str, Any] | None) -> None:
+    """422 unless every VIM's vimType has an installed infra driver."""
+    for vim_id, vim in (vim_connection_info or {}).items():
+        if not registry.has_driver(vim["vimType"]):
+            raise grant_request.InvalidLcmRequest(
+                f"vimConnectionInfo '{vim_id}': no infra driver for "
+                f"vimType '{vim['vimType']}'."
+            )
+
+
+def _dry_run(session, operation, instance, body) -> None:
+    """Reject (422) requests that do not fit the VNFD or the instance."""
+    if operation in (lcm.Operation.MODIFY_INFO, lcm.Operation.CHANGE_EXT_CONN):
+        return
+    vnfd_id = instance["vnfd_id"]
+    if operation == lcm.Operation.CHANGE_VNFPKG:
+        vnfd_id = body["vnfdId"]
+    package = catalog.find_onboarded(session, vnfd_id)
+    vnfd = catalog.load(package["id"]).vnfd
+    view = {
+        "id": instance["id"],
+        "instantiatedVnfInfo": instance["instantiated_vnf_info"],
+    }
+    if operation == lcm.Operation.CHANGE_VNFPKG:
+        return
+    if operation == lcm.Operation.INSTANTIATE:
+        flavour = body["flavourId"]
+    elif operation == lcm.Operation.CHANGE_FLAVOUR:
+        flavour = body["newFlavourId"]
+    else:
+        flavour = (instance["instantiated_vnf_info"] or {}).get("flavourId")
+    grant_request.plan(operation, vnfd, flavour, view, body)
+
+
+def start(
+    instance_id: str,
+    operation: lcm.Operation,
+    body: dict[str, Any],
+    expected_version: int | None = None,
+) -> str:
+    """Start ``operation``; returns the op occ's URL for Location."""
+    ctx = common.context()
+    check_vims(body.get("vimConnectionInfo"))
+    with db_api.writer(ctx) as session:
+        instance = vnf_lcm.get_instance(
+            session, instance_id, common.scope(ctx)
+        )
+        if (
+            expected_version is not None
+            and instance["version"] != expected_version
+        ):
+            raise exceptions.PreconditionFailed()
+        required = lcm.required_instantiation_state(operation)
+        if required is None or instance["instantiation_state"] == required:
+            _dry_run(session, operation, instance, body)
+        stored = crypto.seal(body)
+        occ = vnf_lcm.start_operation(
+            session, instance_id, operation, stored, common.scope(ctx)
+        )
+        if body.get("vimConnectionInfo") and operation != (
+            lcm.Operation.MODIFY_INFO
+        ):
+            merged = dict(instance["vim_connection_info"] or {})
+            merged.update(stored["vimConnectionInfo"])
+            vnf_lcm.update_instance(
+                session, instance_id, {"vim_connection_info": merged}
+            )
+            instance = vnf_lcm.get_instance(session, instance_id)
+        notify.op_occ_changed(session, occ, instance)
+    try:
+        rpcapi.get_api().run_lcm_op(ctx, occ["id"])
+    except messaging.MessagingException as exc:
+        LOG.error("Cast of op occ %s failed: %s", occ["id"], exc)
+        _fail_unsent(ctx, occ["id"])
+        raise ConductorUnreachable() from exc
+    return f"{common.base_url()}{views.LCM_PREFIX}/vnf_lcm_op_occs/{occ['id']}"
+
+
+def _fail_unsent(ctx, op_occ_id: str) -> None:
+    state.move(
+        ctx,
+        op_occ_id,
+        lcm.OperationState.FAILED_TEMP,
+        {lcm.OperationState.STARTING},
+        error=ConductorUnreachable().to_problem_details(),
+    )

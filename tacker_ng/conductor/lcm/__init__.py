@@ -1,0 +1,1 @@
+"""Conductor-side execution of SOL003 LCM operations."""

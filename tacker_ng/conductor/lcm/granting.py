@@ -1,0 +1,71 @@
+"""The grant step: build the GrantRequest, ask the NFVO, keep both."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_config import cfg
+
+from tacker_ng.db import api as db_api
+from tacker_ng.db import grants as grants_db
+from tacker_ng.db import vnf_lcm
+from tacker_ng.infra import registry
+from tacker_ng.nfvo import grant_request, local, remote
+from tacker_ng.objects import lcm
+from tacker_ng.packages.vnfd.model import Vnfd
+
+
+def flavour_for(
+    operation: lcm.Operation, instance: dict[str, Any], request: dict
+) -> str:
+    if operation == lcm.Operation.INSTANTIATE:
+        return request["flavourId"]
+    if operation == lcm.Operation.CHANGE_FLAVOUR:
+        return request["newFlavourId"]
+    return (instance.get("instantiatedVnfInfo") or {})["flavourId"]
+
+
+def _existing_zones(instance: dict[str, Any]) -> dict[str, str]:
+    info = instance.get("instantiatedVnfInfo") or {}
+    return {
+        v["computeResource"]["resourceId"]: v["zoneId"]
+        for v in info.get("vnfcResourceInfo") or []
+        if v.get("zoneId") and v.get("computeResource")
+    }
+
+
+def obtain(
+    context,
+    occ: Mapping[str, Any],
+    instance_view: dict[str, Any],
+    vnfd: Vnfd,
+    vim_id: str,
+    vim: dict[str, Any],
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> dict[str, Any]:
+    """Grant the op occ; store request and grant; return the grant."""
+    operation = lcm.Operation(occ["operation"])
+    request = occ["operation_params"] or {}
+    body = grant_request.build(
+        operation,
+        vnfd,
+        instance_view,
+        occ["id"],
+        request,
+        flavour_for(operation, instance_view, request),
+        occ["is_automatic_invocation"],
+    )
+    if conf.nfvo.mode == "remote":
+        grant = remote.request_grant(body, conf)
+    else:
+        zones = list(conf.nfvo.local_zones) or registry.get_driver(
+            vim["vimType"]
+        ).list_zones(vim)
+        grant = local.grant(
+            body, vim_id, zones, _existing_zones(instance_view)
+        )
+    with db_api.writer(context) as session:
+        grant_id = grants_db.save(
+            session, occ["id"], occ["vnf_instance_id"], body, grant
+        )
+        vnf_lcm.update_op_occ(session, occ["id"], grant_id=grant_id)
+    return {"grant_request": body, "grant": grant}

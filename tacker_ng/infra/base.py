@@ -1,0 +1,141 @@
+"""The infra driver interface: what the conductor asks of a VIM driver.
+
+One driver per ``vimType`` (entry point group ``tacker_ng.infra_drivers``,
+name = vimType). The conductor has already granted the operation; the
+driver turns the grant into VIM resources and answers the new
+``instantiatedVnfInfo`` and the resource changes. Drivers persist their
+own progress through ``LcmTask.progress`` so that a retry continues and a
+rollback undoes exactly what was done, even on another conductor.
+"""
+
+import abc
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tacker_ng import exceptions
+from tacker_ng.objects import lcm
+from tacker_ng.packages.vnfd.model import Vnfd
+
+
+class OperationNotSupported(exceptions.UnprocessableEntity):
+    message = "The {driver} driver does not support {operation}."
+
+
+class Cancelled(exceptions.TackerNgError):
+    """Raised by a driver that stopped because cancel was requested."""
+
+    status = 409
+    title = "Cancelled"
+    message = "The operation was cancelled ({mode})."
+
+
+@dataclasses.dataclass
+class LcmTask:
+    """Everything a driver (or MgmtDriver) needs for one operation run."""
+
+    context: Any
+    operation: lcm.Operation
+    op_occ_id: str
+    #: The VnfInstance (SOL field names); ``vimConnectionInfo`` decrypted.
+    instance: dict[str, Any]
+    #: The operation's request body (InstantiateVnfRequest, ...).
+    request: dict[str, Any]
+    vnfd: Vnfd
+    #: Directory of the extracted VNF package.
+    package_root: Path
+    grant_request: dict[str, Any]
+    grant: dict[str, Any]
+    #: The driver's own persisted state for this op occ (mutable dict).
+    progress: dict[str, Any]
+    #: Persist ``progress`` now (call after every externally visible step).
+    save_progress: Callable[[], None]
+    #: Cancel mode (GRACEFUL/FORCEFUL) once cancel is requested, else None.
+    cancel_requested: Callable[[], str | None]
+
+    @property
+    def flavour_id(self) -> str:
+        return (
+            self.request.get("newFlavourId")
+            or self.request.get("flavourId")
+            or (self.instance.get("instantiatedVnfInfo") or {}).get(
+                "flavourId"
+            )
+        )
+
+    def check_cancel(self) -> None:
+        """Raise :class:`Cancelled` if a FORCEFUL cancel was requested."""
+        mode = self.cancel_requested()
+        if mode == lcm.CancelMode.FORCEFUL:
+            raise Cancelled(mode=mode)
+
+
+@dataclasses.dataclass
+class LcmResult:
+    """What an operation changed."""
+
+    #: New instantiatedVnfInfo; None leaves it as it was.
+    instantiated_vnf_info: dict[str, Any] | None = None
+    #: affectedVnfcs / affectedVirtualLinks / affectedVirtualStorages /
+    #: affectedExtLinkPorts of the op occ (SOL003 resourceChanges).
+    resource_changes: dict[str, Any] = dataclasses.field(default_factory=dict)
+    changed_info: dict[str, Any] | None = None
+    changed_ext_connectivity: list[dict[str, Any]] | None = None
+
+
+class InfraDriver(abc.ABC):
+    """Base of infra drivers; an unsupported operation fails cleanly."""
+
+    #: Short name for messages and logs.
+    name: str = "infra"
+
+    def _unsupported(self, task: LcmTask) -> LcmResult:
+        raise OperationNotSupported(driver=self.name, operation=task.operation)
+
+    @abc.abstractmethod
+    def instantiate(self, task: LcmTask) -> LcmResult:
+        """Create the VNF's resources per the grant."""
+
+    @abc.abstractmethod
+    def terminate(self, task: LcmTask) -> LcmResult:
+        """Delete every resource of the VNF."""
+
+    def scale(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    def scale_to_level(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    def heal(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    def change_flavour(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    def change_ext_conn(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    def change_vnfpkg(self, task: LcmTask) -> LcmResult:
+        return self._unsupported(task)
+
+    @abc.abstractmethod
+    def rollback(self, task: LcmTask) -> LcmResult:
+        """Undo what ``task.operation`` did so far (see ``task.progress``)."""
+
+    def list_zones(self, vim: dict[str, Any]) -> list[str]:
+        """Availability zones of a VIM (for the local NFVO); may be []."""
+        return []
+
+
+#: Operation -> driver method name.
+METHODS: dict[lcm.Operation, str] = {
+    lcm.Operation.INSTANTIATE: "instantiate",
+    lcm.Operation.TERMINATE: "terminate",
+    lcm.Operation.SCALE: "scale",
+    lcm.Operation.SCALE_TO_LEVEL: "scale_to_level",
+    lcm.Operation.HEAL: "heal",
+    lcm.Operation.CHANGE_FLAVOUR: "change_flavour",
+    lcm.Operation.CHANGE_EXT_CONN: "change_ext_conn",
+    lcm.Operation.CHANGE_VNFPKG: "change_vnfpkg",
+}

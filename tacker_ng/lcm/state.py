@@ -1,0 +1,67 @@
+"""Atomic state changes of a running op occ, each with its notification.
+
+Every function here is one transaction: the op occ's state, the
+instance's changes (and release, for final states) and the outbox rows
+of the notification are written together or not at all.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_log import log as logging
+
+from tacker_ng.db import api as db_api
+from tacker_ng.db import vnf_lcm
+from tacker_ng.nfvo import notify
+from tacker_ng.objects import lcm
+
+LOG = logging.getLogger(__name__)
+S = lcm.OperationState
+
+
+def _notify(session, op_occ_id: str) -> Mapping[str, Any]:
+    occ = vnf_lcm.get_op_occ(session, op_occ_id)
+    instance = vnf_lcm.get_instance(session, occ["vnf_instance_id"])
+    notify.op_occ_changed(session, occ, instance)
+    return occ
+
+
+def move(
+    context,
+    op_occ_id: str,
+    to_state: lcm.OperationState,
+    from_states: set[lcm.OperationState] | None = None,
+    **changes: Any,
+) -> bool:
+    """Non-final transition (PROCESSING, ROLLING_BACK, FAILED_TEMP)."""
+    with db_api.writer(context) as session:
+        if not vnf_lcm.transition(
+            session, op_occ_id, to_state, from_states, **changes
+        ):
+            return False
+        _notify(session, op_occ_id)
+    LOG.info("Op occ %s is %s", op_occ_id, to_state)
+    return True
+
+
+def finish(
+    context,
+    op_occ_id: str,
+    to_state: lcm.OperationState,
+    from_states: set[lcm.OperationState] | None = None,
+    instance_changes: dict[str, Any] | None = None,
+    **changes: Any,
+) -> bool:
+    """Final transition: also applies instance changes and releases it."""
+    with db_api.writer(context) as session:
+        occ = vnf_lcm.get_op_occ(session, op_occ_id)
+        if not vnf_lcm.transition(
+            session, op_occ_id, to_state, from_states, **changes
+        ):
+            return False
+        vnf_lcm.release_instance(
+            session, occ["vnf_instance_id"], op_occ_id, instance_changes
+        )
+        _notify(session, op_occ_id)
+    LOG.info("Op occ %s ended %s", op_occ_id, to_state)
+    return True

@@ -1,0 +1,74 @@
+"""The MgmtDriver hook interface: ``<operation>_start`` / ``_end``.
+
+A VNFD flavour may implement ``Vnflcm.<op>_start`` and ``<op>_end`` with
+an artifact; the conductor runs the matching hook of the MgmtDriver named
+by that artifact, before and after the infra driver. MgmtDrivers are
+installed code (entry point group ``tacker_ng.mgmt_drivers``); a package
+only names one and supplies its scripts, it never brings code that runs
+in the conductor.
+"""
+
+import functools
+
+from stevedore import driver as stevedore_driver
+from stevedore import exception as stevedore_exc
+
+from tacker_ng import exceptions
+from tacker_ng.infra.base import LcmTask
+from tacker_ng.packages.vnfd.model import Artifact
+
+NAMESPACE = "tacker_ng.mgmt_drivers"
+
+#: SOL003 operation -> Vnflcm interface operation prefix (SOL001).
+HOOK_PREFIX = {
+    "INSTANTIATE": "instantiate",
+    "TERMINATE": "terminate",
+    "SCALE": "scale",
+    "SCALE_TO_LEVEL": "scale_to_level",
+    "HEAL": "heal",
+    "CHANGE_FLAVOUR": "change_flavour",
+    "CHANGE_EXT_CONN": "change_external_connectivity",
+    "CHANGE_VNFPKG": "change_current_package",
+}
+
+
+class MgmtDriverNotInstalled(exceptions.UnprocessableEntity):
+    message = (
+        "The VNFD names MgmtDriver '{name}' for {hook}, which is not "
+        "installed (entry point group tacker_ng.mgmt_drivers)."
+    )
+
+
+class MgmtDriver:
+    """Base MgmtDriver: every hook does nothing unless overridden.
+
+    A hook gets the :class:`~tacker_ng.infra.base.LcmTask` and the
+    artifact the VNFD gave for it (scripts live under
+    ``task.package_root``); it raises a ``TackerNgError`` to fail the
+    operation (FAILED_TEMP) with that problem.
+    """
+
+    def run_hook(self, hook: str, task: LcmTask, artifact: Artifact) -> None:
+        method = getattr(self, hook, None)
+        if method is not None:
+            method(task, artifact)
+
+
+def driver_name(artifact: Artifact) -> str:
+    """The MgmtDriver an artifact names: its file's stem.
+
+    ``Scripts/kubernetes_cluster.py`` -> ``kubernetes_cluster``.
+    """
+    ref = artifact.file or artifact.uri or artifact.name
+    stem = ref.rsplit("/", 1)[-1]
+    return stem.rsplit(".", 1)[0] if "." in stem else stem
+
+
+@functools.cache
+def get_driver(name: str, hook: str = "") -> MgmtDriver:
+    try:
+        return stevedore_driver.DriverManager(
+            NAMESPACE, name, invoke_on_load=True
+        ).driver
+    except (stevedore_exc.NoMatches, RuntimeError) as exc:
+        raise MgmtDriverNotInstalled(name=name, hook=hook) from exc

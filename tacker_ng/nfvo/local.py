@@ -1,0 +1,87 @@
+"""The built-in NFVO (``[nfvo] mode = local``): grants every request.
+
+It assigns availability zones to new VNFCs honouring the ZONE-scope
+placement constraints of the grant request, keeps healed VNFCs in their
+zone, and answers a SOL003 Grant. Zones come from ``[nfvo] local_zones``
+or, when that is empty, from the VIM through the infra driver.
+"""
+
+import uuid
+from typing import Any
+
+from tacker_ng import exceptions
+from tacker_ng.placement import constraints as placement
+
+
+class GrantRejected(exceptions.Forbidden):
+    """The NFVO refused the grant (SOL003: 403)."""
+
+    title = "Grant Rejected"
+    message = "The NFVO rejected the grant: {reason}"
+
+
+def grant(
+    grant_request: dict[str, Any],
+    vim_connection_id: str | None,
+    zones: list[str],
+    existing_zones: dict[str, str],
+) -> dict[str, Any]:
+    """A Grant for ``grant_request`` (SOL003 9.5.2.3)."""
+    add = grant_request.get("addResources") or []
+    update = grant_request.get("updateResources") or []
+    compute = [d["id"] for d in add if d["type"] == "COMPUTE"]
+    try:
+        chosen = placement.assign_zones(
+            compute,
+            grant_request.get("placementConstraints") or [],
+            zones,
+            existing_zones,
+        )
+    except placement.CannotPlace as exc:
+        raise GrantRejected(reason=str(exc)) from exc
+    for d in update:
+        ref = (d.get("resource") or {}).get("resourceId")
+        zone = existing_zones.get(ref) or (zones[0] if zones else None)
+        if zone:
+            chosen[d["id"]] = zone
+    zone_infos: dict[str, dict[str, Any]] = {}
+    for zone in dict.fromkeys(chosen.values()):
+        zone_infos[zone] = {
+            "id": str(uuid.uuid4()),
+            "zoneId": zone,
+            **(
+                {"vimConnectionId": vim_connection_id}
+                if vim_connection_id
+                else {}
+            ),
+        }
+
+    def granted(defs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for d in defs:
+            item: dict[str, Any] = {"resourceDefinitionId": d["id"]}
+            if vim_connection_id:
+                item["vimConnectionId"] = vim_connection_id
+            if d["id"] in chosen:
+                item["zoneId"] = zone_infos[chosen[d["id"]]]["id"]
+            out.append(item)
+        return out
+
+    body: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "vnfInstanceId": grant_request["vnfInstanceId"],
+        "vnfLcmOpOccId": grant_request["vnfLcmOpOccId"],
+        "_links": grant_request["_links"],
+    }
+    if zone_infos:
+        body["zones"] = list(zone_infos.values())
+    if add:
+        body["addResources"] = granted(add)
+    if update:
+        body["updateResources"] = granted(update)
+    if grant_request.get("removeResources"):
+        body["removeResources"] = [
+            {"resourceDefinitionId": d["id"]}
+            for d in grant_request["removeResources"]
+        ]
+    return body

@@ -1,0 +1,122 @@
+"""SOL003 Grant client for a real NFVO (``[nfvo] mode = remote``).
+
+POST {endpoint}/grant/v1/grants answers 201 with the grant, or 202 with
+a Location to poll until the grant is ready; 403 means rejected. Auth is
+HTTP basic or OAuth2 client credentials (token cached until it expires).
+"""
+
+import threading
+import time
+from typing import Any
+
+import requests
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng import exceptions
+from tacker_ng.nfvo.local import GrantRejected
+
+LOG = logging.getLogger(__name__)
+GRANT_API_VERSION = "1.4.0"
+
+
+class NfvoUnavailable(exceptions.ServiceUnavailable):
+    message = "The NFVO could not be reached or failed: {reason}"
+
+
+class _TokenCache:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._token: str | None = None
+        self._expires = 0.0
+
+    def get(self, conf: cfg.ConfigOpts, session: requests.Session) -> str:
+        with self._lock:
+            if self._token and time.monotonic() < self._expires - 30:
+                return self._token
+            resp = session.post(
+                conf.nfvo.token_endpoint,
+                data={"grant_type": "client_credentials"},
+                auth=(conf.nfvo.client_id, conf.nfvo.client_secret),
+                timeout=conf.nfvo.timeout,
+            )
+            if resp.status_code != 200:
+                raise NfvoUnavailable(
+                    reason=f"token endpoint answered {resp.status_code}"
+                )
+            body = resp.json()
+            self._token = body["access_token"]
+            self._expires = time.monotonic() + int(body.get("expires_in", 300))
+            return self._token
+
+
+_TOKENS = _TokenCache()
+
+
+def _session(conf: cfg.ConfigOpts) -> requests.Session:
+    session = requests.Session()
+    session.verify = conf.nfvo.ca_file or conf.nfvo.verify_tls
+    session.headers.update(
+        {"Version": GRANT_API_VERSION, "Accept": "application/json"}
+    )
+    if conf.nfvo.auth_type == "basic":
+        session.auth = (conf.nfvo.username, conf.nfvo.password)
+    elif conf.nfvo.auth_type == "oauth2_client_credentials":
+        token = _TOKENS.get(conf, session)
+        session.headers["Authorization"] = f"Bearer {token}"
+    return session
+
+
+def _problem(resp: requests.Response) -> str:
+    try:
+        body = resp.json()
+        return body.get("detail") or body.get("title") or resp.text[:300]
+    except ValueError:
+        return resp.text[:300] or resp.reason
+
+
+def request_grant(
+    grant_request: dict[str, Any], conf: cfg.ConfigOpts = cfg.CONF
+) -> dict[str, Any]:
+    """Ask the NFVO for a grant; return it or raise (403 -> rejected)."""
+    if not conf.nfvo.endpoint:
+        raise NfvoUnavailable(reason="[nfvo] endpoint is not set")
+    url = conf.nfvo.endpoint.rstrip("/") + "/grant/v1/grants"
+    session = _session(conf)
+    try:
+        resp = session.post(url, json=grant_request, timeout=conf.nfvo.timeout)
+        if resp.status_code == 201:
+            return resp.json()
+        if resp.status_code == 202:
+            return _poll(session, resp.headers.get("Location"), url, conf)
+    except requests.RequestException as exc:
+        raise NfvoUnavailable(reason=str(exc)) from exc
+    if resp.status_code == 403:
+        raise GrantRejected(reason=_problem(resp))
+    raise NfvoUnavailable(
+        reason=f"POST {url} answered {resp.status_code}: {_problem(resp)}"
+    )
+
+
+def _poll(session, location, url, conf) -> dict[str, Any]:
+    if not location:
+        raise NfvoUnavailable(reason="202 without a Location header")
+    if location.startswith("/"):
+        location = conf.nfvo.endpoint.rstrip("/") + location
+    deadline = time.monotonic() + conf.nfvo.grant_poll_timeout
+    delay = 0.5
+    while time.monotonic() < deadline:
+        resp = session.get(location, timeout=conf.nfvo.timeout)
+        if resp.status_code in (200, 201):
+            return resp.json()
+        if resp.status_code == 403:
+            raise GrantRejected(reason=_problem(resp))
+        if resp.status_code != 202:
+            raise NfvoUnavailable(
+                reason=f"GET {location} answered {resp.status_code}"
+            )
+        time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+        delay = min(delay * 2, 10.0)
+    raise NfvoUnavailable(
+        reason=f"grant not ready after {conf.nfvo.grant_poll_timeout}s"
+    )

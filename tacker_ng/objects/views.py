@@ -1,0 +1,122 @@
+"""SOL003 representations of rows: VnfInstance, VnfLcmOpOcc, subscriptions.
+
+Rows are mappings keyed by column name. Secrets never leave: credentials
+inside vimConnectionInfo and subscription authentication are removed.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from tacker_ng import crypto
+from tacker_ng.objects import lcm
+
+LCM_PREFIX = "/vnflcm/v2"
+
+
+def _drop_none(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def instance_links(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """``_links`` of a VnfInstance: the tasks valid in its state."""
+    self_url = f"{base}{LCM_PREFIX}/vnf_instances/{row['id']}"
+    links: dict[str, Any] = {"self": {"href": self_url}}
+    if row["instantiation_state"] == lcm.InstantiationState.INSTANTIATED:
+        for task in (
+            "terminate",
+            "scale",
+            "scaleToLevel",
+            "changeFlavour",
+            "heal",
+            "changeExtConn",
+        ):
+            path = {
+                "scaleToLevel": "scale_to_level",
+                "changeFlavour": "change_flavour",
+                "changeExtConn": "change_ext_conn",
+            }.get(task, task)
+            links[task] = {"href": f"{self_url}/{path}"}
+    else:
+        links["instantiate"] = {"href": f"{self_url}/instantiate"}
+    return links
+
+
+def vnf_instance(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A VnfInstance (SOL003 5.5.2.2) from a ``vnf_instances`` row."""
+    vim_info = row["vim_connection_info"]
+    body = {
+        "id": row["id"],
+        "vnfInstanceName": row["vnf_instance_name"],
+        "vnfInstanceDescription": row["vnf_instance_description"],
+        "vnfdId": row["vnfd_id"],
+        "vnfProvider": row["vnf_provider"],
+        "vnfProductName": row["vnf_product_name"],
+        "vnfSoftwareVersion": row["vnf_software_version"],
+        "vnfdVersion": row["vnfd_version"],
+        "vnfConfigurableProperties": row["vnf_configurable_properties"],
+        "vimConnectionInfo": crypto.mask(vim_info) if vim_info else None,
+        "instantiationState": row["instantiation_state"],
+        "instantiatedVnfInfo": row["instantiated_vnf_info"]
+        if row["instantiation_state"] == lcm.InstantiationState.INSTANTIATED
+        else None,
+        "metadata": row["metadata"],
+        "extensions": row["extensions"],
+        "_links": instance_links(base, row),
+    }
+    return _drop_none(body)
+
+
+def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A VnfLcmOpOcc (SOL003 5.5.2.13) from a ``vnf_lcm_op_occs`` row."""
+    self_url = f"{base}{LCM_PREFIX}/vnf_lcm_op_occs/{row['id']}"
+    links: dict[str, Any] = {
+        "self": {"href": self_url},
+        "vnfInstance": {
+            "href": f"{base}{LCM_PREFIX}/vnf_instances/"
+            f"{row['vnf_instance_id']}"
+        },
+    }
+    if row["grant_id"]:
+        links["grant"] = {"href": f"{base}/grant/v1/grants/{row['grant_id']}"}
+    state = row["operation_state"]
+    for task in ("retry", "rollback", "fail", "cancel"):
+        if state in lcm.TASK_FROM[task]:
+            links[task] = {"href": f"{self_url}/{task}"}
+    body = {
+        "id": row["id"],
+        "operationState": state,
+        "stateEnteredTime": row["state_entered_time"],
+        "startTime": row["start_time"],
+        "vnfInstanceId": row["vnf_instance_id"],
+        "grantId": row["grant_id"],
+        "operation": row["operation"],
+        "isAutomaticInvocation": row["is_automatic_invocation"],
+        "operationParams": crypto.mask(row["operation_params"])
+        if row["operation_params"]
+        else None,
+        "isCancelPending": row["is_cancel_pending"],
+        "cancelMode": row["cancel_mode"],
+        "error": row["error"],
+        "resourceChanges": row["resource_changes"],
+        "changedInfo": row["changed_info"],
+        "changedExtConnectivity": row["changed_ext_connectivity"],
+        "_links": links,
+    }
+    return _drop_none(body)
+
+
+def subscription(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """An LccnSubscription (SOL003 5.5.2.16); authentication is omitted."""
+    return _drop_none(
+        {
+            "id": row["id"],
+            "filter": row["filter"],
+            "callbackUri": row["callback_uri"],
+            "verbosity": row["verbosity"],
+            "_links": {
+                "self": {
+                    "href": f"{base}{LCM_PREFIX}/subscriptions/{row['id']}"
+                }
+            },
+        }
+    )

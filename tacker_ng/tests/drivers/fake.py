@@ -1,0 +1,221 @@
+"""Test-only infra driver and MgmtDriver: a deterministic fake VIM.
+
+Registered for vimType ``TACKERNG.TEST.FAKE`` through a throw-away
+distribution (see :mod:`tacker_ng.tests.drivers.plugin`); never part of
+the product. Behaviour is steered by ``additionalParams.fake`` of the
+operation request:
+
+* ``fail_at``: operation name (``INSTANTIATE``, ...) or ``rollback`` or a
+  hook name (``instantiate_start``) that fails;
+* ``fail_times``: how many runs fail before one succeeds (default: all);
+* ``sleep``: seconds the driver works (checking for FORCEFUL cancel).
+
+The "VIM" is the instance's own ``instantiatedVnfInfo``: VNFCs come from
+the grant (zones included) and go with removeResources.
+"""
+
+import time
+import uuid
+from typing import Any
+
+from tacker_ng import exceptions
+from tacker_ng.infra import base
+from tacker_ng.mgmt import base as mgmt_base
+
+VIM_TYPE = "TACKERNG.TEST.FAKE"
+
+
+class FakeVimError(exceptions.TackerNgError):
+    status = 500
+    title = "VIM Error"
+    message = "Simulated VIM failure during {where}."
+
+
+def _fake(task: base.LcmTask) -> dict[str, Any]:
+    return (task.request.get("additionalParams") or {}).get("fake") or {}
+
+
+def maybe_fail(task: base.LcmTask, where: str) -> None:
+    params = _fake(task)
+    if params.get("fail_at") != where:
+        return
+    key = f"failures:{where}"
+    done = task.progress.get(key, 0)
+    if done < params.get("fail_times", 10**9):
+        task.progress[key] = done + 1
+        task.save_progress()
+        raise FakeVimError(where=where)
+
+
+def _work(task: base.LcmTask) -> None:
+    seconds = float(_fake(task).get("sleep", 0))
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        task.check_cancel()
+        time.sleep(0.05)
+
+
+def _zone_of(task: base.LcmTask, definition_id: str) -> str | None:
+    zones = {z["id"]: z["zoneId"] for z in task.grant.get("zones") or []}
+    for granted in (task.grant.get("addResources") or []) + (
+        task.grant.get("updateResources") or []
+    ):
+        if granted["resourceDefinitionId"] == definition_id:
+            return zones.get(granted.get("zoneId"))
+    return None
+
+
+class FakeInfraDriver(base.InfraDriver):
+    name = "fake"
+
+    def _info(self, task: base.LcmTask) -> dict[str, Any]:
+        return dict(task.instance.get("instantiatedVnfInfo") or {})
+
+    def _vnfcs(self, task, info) -> list[dict[str, Any]]:
+        return list(info.get("vnfcResourceInfo") or [])
+
+    def _add(self, task, vnfcs) -> list[dict[str, Any]]:
+        added = []
+        next_index: dict[str, int] = {}
+        for v in vnfcs:
+            idx = (v.get("metadata") or {}).get("index", 0)
+            next_index[v["vduId"]] = max(
+                next_index.get(v["vduId"], 0), idx + 1
+            )
+        for d in task.grant_request.get("addResources") or []:
+            if d["type"] != "COMPUTE":
+                continue
+            index = next_index.get(d["vduId"], 0)
+            next_index[d["vduId"]] = index + 1
+            vnfc = {
+                "id": d["id"],
+                "vduId": d["vduId"],
+                "computeResource": {
+                    "resourceId": f"fake-server-{uuid.uuid4()}",
+                    "vimLevelResourceType": "FAKE::Server",
+                },
+                "metadata": {"index": index},
+            }
+            zone = _zone_of(task, d["id"])
+            if zone:
+                vnfc["zoneId"] = zone
+            added.append(vnfc)
+        return added
+
+    def _changes(self, added=(), removed=(), modified=()) -> dict:
+        affected = [
+            {
+                "id": v["id"],
+                "vduId": v["vduId"],
+                "changeType": kind,
+                "computeResource": v["computeResource"],
+            }
+            for kind, group in (
+                ("ADDED", added),
+                ("REMOVED", removed),
+                ("MODIFIED", modified),
+            )
+            for v in group
+        ]
+        return {"affectedVnfcs": affected} if affected else {}
+
+    def _result(self, task, info, vnfcs, added=(), removed=(), modified=()):
+        info.update(
+            {
+                "flavourId": task.flavour_id,
+                "vnfState": "STARTED",
+                "vnfcResourceInfo": vnfcs,
+            }
+        )
+        task.progress["resources"] = [v["id"] for v in vnfcs]
+        task.save_progress()
+        return base.LcmResult(
+            instantiated_vnf_info=info,
+            resource_changes=self._changes(added, removed, modified),
+        )
+
+    def _run(self, task: base.LcmTask) -> None:
+        _work(task)
+        maybe_fail(task, str(task.operation))
+
+    def instantiate(self, task):
+        self._run(task)
+        added = self._add(task, [])
+        return self._result(task, {}, added, added=added)
+
+    def terminate(self, task):
+        self._run(task)
+        vnfcs = self._vnfcs(task, self._info(task))
+        return base.LcmResult(resource_changes=self._changes(removed=vnfcs))
+
+    def _replace(self, task):
+        self._run(task)
+        info = self._info(task)
+        vnfcs = self._vnfcs(task, info)
+        gone = {
+            d["id"] for d in task.grant_request.get("removeResources") or []
+        }
+        removed = [v for v in vnfcs if v["id"] in gone]
+        kept = [v for v in vnfcs if v["id"] not in gone]
+        added = self._add(task, kept)
+        return self._result(task, info, kept + added, added, removed)
+
+    scale = scale_to_level = change_flavour = _replace
+
+    def heal(self, task):
+        self._run(task)
+        info = self._info(task)
+        vnfcs = self._vnfcs(task, info)
+        targets = {
+            d["id"] for d in task.grant_request.get("updateResources") or []
+        }
+        healed = []
+        for v in vnfcs:
+            if v["id"] in targets:
+                v["computeResource"] = {
+                    **v["computeResource"],
+                    "resourceId": f"fake-server-{uuid.uuid4()}",
+                }
+                healed.append(v)
+        return self._result(task, info, vnfcs, modified=healed)
+
+    def change_ext_conn(self, task):
+        self._run(task)
+        return base.LcmResult(
+            changed_ext_connectivity=[
+                {
+                    "id": link["id"],
+                    "resourceHandle": {"resourceId": link["resourceId"]},
+                }
+                for link in task.request.get("extVirtualLinks") or []
+            ]
+        )
+
+    def change_vnfpkg(self, task):
+        self._run(task)
+        info = self._info(task)
+        return self._result(
+            task,
+            info,
+            self._vnfcs(task, info),
+            modified=self._vnfcs(task, info),
+        )
+
+    def rollback(self, task):
+        _work(task)
+        maybe_fail(task, "rollback")
+        task.progress["rolled_back"] = True
+        task.save_progress()
+        return base.LcmResult()
+
+    def list_zones(self, vim):
+        return list((vim.get("extra") or {}).get("zones") or ["zone-a"])
+
+
+class FakeMgmtDriver(mgmt_base.MgmtDriver):
+    """Records every hook it runs in the op occ's progress."""
+
+    def run_hook(self, hook, task, artifact) -> None:
+        task.progress.setdefault("hooks", []).append(hook)
+        task.save_progress()
+        maybe_fail(task, hook)
