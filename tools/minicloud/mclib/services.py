@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mclib import paths, procs, render
+from mclib import install, paths, procs, render
 
 SERVE = paths.TOOL_DIR / "serve.py"
 
@@ -22,9 +22,10 @@ class Service:
     confs: tuple[Path, ...] = ()
 
     def fingerprint(self) -> str:
-        """Hash of command line and config files: a change restarts it."""
+        """Hash of command line, config files and installed requirement
+        set: a change restarts the service."""
         h = hashlib.sha256(" ".join(self.cmd).encode())
-        for conf in self.confs:
+        for conf in (*self.confs, install.MARKER):
             h.update(conf.read_bytes() if conf.exists() else b"")
         return h.hexdigest()[:16]
 
