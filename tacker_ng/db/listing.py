@@ -1,0 +1,68 @@
+"""One page of a SOL list resource, filtered and paged in one SQL query."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from tacker_ng.db import field_maps, filters, paging
+
+
+def _is_entity_select(stmt: sa.Select) -> bool:
+    descriptions = stmt.column_descriptions
+    return (
+        len(descriptions) == 1
+        and descriptions[0].get("entity") is not None
+        and descriptions[0].get("expr") is descriptions[0].get("entity")
+    )
+
+
+def _key_of(row: Any) -> tuple[Any, str]:
+    if isinstance(row, Mapping):
+        return row["created_at"], row["id"]
+    return row.created_at, row.id
+
+
+def list_page(
+    session: orm.Session,
+    query: type | sa.Select,
+    fields: field_maps.FieldMap,
+    flt: filters.Filter | None,
+    marker: str | None,
+    limit: int,
+) -> tuple[Sequence[Any], str | None]:
+    """Rows of one page and the marker of the next (None on the last).
+
+    ``flt`` is a filter parsed by :func:`tacker_ng.api.filtering.parse`.
+    ``query`` is a model class or a ``select()`` of the field map's table
+    (e.g. already scoped to a project); ORM entities come back for model
+    selects, row mappings (keyed by column name, which must include
+    ``created_at`` and ``id``) otherwise. One statement is executed.
+    """
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    table = fields.table
+    stmt = query if isinstance(query, sa.Select) else sa.select(query)
+    bind = session.get_bind()
+    if flt is not None:
+        stmt = stmt.where(
+            filters.compile_filter(flt, fields, bind.dialect.name)
+        )
+    if marker is not None:
+        key = paging.signing_key(bind)
+        stmt = stmt.where(
+            paging.after(table, paging.decode_marker(marker, table.name, key))
+        )
+    stmt = stmt.order_by(*paging.order_by(table)).limit(limit + 1)
+    result = session.execute(stmt)
+    if _is_entity_select(stmt):
+        rows: Sequence[Any] = result.scalars().all()
+    else:
+        rows = result.mappings().all()
+    if len(rows) <= limit:
+        return rows, None
+    created_at, row_id = _key_of(rows[limit - 1])
+    return rows[:limit], paging.encode_marker(
+        table.name, created_at, row_id, paging.signing_key(bind)
+    )
