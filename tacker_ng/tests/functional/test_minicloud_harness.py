@@ -121,11 +121,12 @@ def test_heat_stack_pins_server_to_zone(minicloud_clean):
 
 def test_full_zone_fails_stack_with_no_valid_host(minicloud_clean):
     cloud = minicloud_clean
-    zone = cloud.zones()[0]
-    assert cloud.fill_zone(zone)
-    for free in cloud.zone_free_capacity(zone).values():
-        assert free == {"vcpus": 0, "ram_mb": 0, "disk_gb": 0}
-    stack, name = _create_stack(cloud, zone)
+    full = cloud.zones()[:2]  # "AZ-1 and AZ-2 full"; AZ-1 has two hosts
+    assert len(cloud.fill_zones(full)) == len(cloud.hosts(full[0])) + 1
+    for zone in full:
+        for free in cloud.zone_free_capacity(zone).values():
+            assert free == {"vcpus": 0, "ram_mb": 0, "disk_gb": 0}
+    stack, name = _create_stack(cloud, full[0])
     assert stack.stack_status == "CREATE_FAILED"
     events = cloud.heat().events.list(f"{name}/{stack.id}", nested_depth=2)
     failed = [
@@ -135,7 +136,7 @@ def test_full_zone_fails_stack_with_no_valid_host(minicloud_clean):
     ]
     assert any(NO_VALID_HOST in (r or "") for r in failed), failed
     # The other zones are untouched.
-    other = cloud.zones()[1]
+    other = cloud.zones()[2]
     assert cloud.zone_free_capacity(other) == cloud.topology[other]
 
 
