@@ -51,7 +51,8 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    padded = text + "=" * (-len(text) % 4)
+    return base64.b64decode(padded, altchars=b"-_", validate=True)
 
 
 def encode_marker(
