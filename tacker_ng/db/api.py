@@ -11,6 +11,10 @@ from collections.abc import Iterator
 from oslo_db.sqlalchemy import enginefacade
 from sqlalchemy import orm
 
+from tacker_ng.db import sqlite
+
+sqlite.install()
+
 #: Process-wide transaction factory, configured from ``[database]``.
 context_manager = enginefacade.transaction_context()
 

@@ -7,7 +7,11 @@ kept as the NFVO sent them.
 
 IDENTIFIER = {"type": "string", "minLength": 1, "maxLength": 255}
 KEY_VALUE_PAIRS = {"type": "object"}
-URI = {"type": "string", "format": "uri", "minLength": 1, "maxLength": 2048}
+URI = {
+    "type": "string",
+    "pattern": r"^https?://[^\s/?#]+[^\s]*$",
+    "maxLength": 2048,
+}
 
 VIM_CONNECTION_INFO = {
     "type": "object",

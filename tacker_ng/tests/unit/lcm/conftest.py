@@ -26,7 +26,7 @@ FAKE_VIM = {
         "vimType": fake.VIM_TYPE,
         "interfaceInfo": {"endpoint": "http://fake.invalid"},
         "accessInfo": {"username": "u", "password": "vim-secret"},
-        "extra": {"zones": ["zone-a", "zone-b", "zone-c"]},
+        "extra": {"zones": ["zone-a", "zone-b", "zone-c", "zone-d"]},
     }
 }
 
