@@ -83,12 +83,11 @@ class FieldType:
             if value not in self.choices:
                 raise ValueError(f"must be one of {', '.join(self.choices)}")
             return value
-        if kind == UUID:
+        if kind == UUID:  # canonical form: ids are stored lower case
             try:
-                uuid.UUID(value)
+                return str(uuid.UUID(value))
             except ValueError:
                 raise ValueError("is not a UUID") from None
-            return value
         if kind == BOOLEAN:
             if value not in ("true", "false"):
                 raise ValueError("must be true or false")
@@ -178,6 +177,8 @@ class FieldMap:
                 table.c[col], _type(kind or STRING)
             )
         self.documents = {a: table.c[c] for a, c in documents.items()}
+        #: The leaf lists as declared, for the documentation.
+        self.leaves = dict(leaves)
         #: document attribute -> [(pattern segments, type)]; segments may be
         #: '*', '**', '@key' and names with a '[]' suffix.
         self.patterns: dict[str, list[tuple[tuple[str, ...], FieldType]]] = {}
@@ -362,7 +363,7 @@ VNF_LCM_OP_OCC = FieldMap(
         "stateEnteredTime": "state_entered_time:datetime",
         "startTime": "start_time:datetime",
         "vnfInstanceId": "vnf_instance_id:uuid",
-        "grantId": "grant_id:uuid",
+        "grantId": "grant_id",  # assigned by the NFVO: any string
         "operation": f"operation:enum({_OPERATIONS})",
         "isAutomaticInvocation": "is_automatic_invocation:boolean",
         "isCancelPending": "is_cancel_pending:boolean",

@@ -125,9 +125,8 @@ def _term(bound: BoundTerm, sql: "_Sql") -> sa.ColumnElement[bool]:
     else:
         source, leaf, conds = sql.iterate(field)
         pred = _compare(sql, leaf, field.type, positive, bound.values)
-        expr = sa.exists(
-            sa.select(sa.literal(1)).select_from(source).where(*conds, pred)
-        )
+        one = sa.select(sa.literal_column("1")).select_from(source)
+        expr = sa.exists(one.where(*conds, pred))
         nullable = False
     if positive == op:
         return expr
