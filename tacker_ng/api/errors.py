@@ -3,10 +3,17 @@
 This is the one place errors become HTTP bodies: controllers raise
 :class:`tacker_ng.exceptions.TackerNgError`; anything else is a 500 whose
 detail never carries the exception text or a traceback.
+
+An API that must keep another error body shape (the Blazar-compatible
+``/reservation`` API) registers an :class:`ErrorFormat` for its path
+prefix; the outermost middleware then renders that API's errors with it.
+Everything else stays ProblemDetails.
 """
 
+import dataclasses
 import http
 import json
+from collections.abc import Callable
 
 import webob
 from oslo_log import log as logging
@@ -56,3 +63,44 @@ def from_exception(exc: BaseException) -> webob.Response:
     return problem_response(
         problem_body(500, "An unexpected error occurred; see the server log.")
     )
+
+
+#: ``render(status, detail, title, headers)`` -> response
+Renderer = Callable[[int, str, str, dict[str, str]], webob.Response]
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorFormat:
+    """An error body shape: how to render one, how to recognise one."""
+
+    name: str
+    render: Renderer
+    owns: Callable[[webob.Response], bool]
+
+
+PROBLEM_DETAILS = ErrorFormat(
+    "problem",
+    lambda status, detail, title, headers: problem_response(
+        problem_body(status, detail, title), headers
+    ),
+    lambda resp: resp.content_type == PROBLEM_JSON,
+)
+
+#: URI prefix -> error format of the API under it.
+_FORMATS: dict[str, ErrorFormat] = {}
+
+
+def register_error_format(prefix: str, fmt: ErrorFormat) -> None:
+    """Render errors under ``prefix`` (a path segment boundary) with fmt."""
+    _FORMATS[prefix.rstrip("/")] = fmt
+
+
+def error_format_for(path: str) -> ErrorFormat:
+    """The error format of a request path (ProblemDetails by default)."""
+    best = ""
+    for prefix in _FORMATS:
+        if (path == prefix or path.startswith(prefix + "/")) and len(
+            prefix
+        ) > len(best):
+            best = prefix
+    return _FORMATS[best] if best else PROBLEM_DETAILS

@@ -16,6 +16,7 @@ from tacker_ng import rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import conductors as conductors_db
+from tacker_ng.reservation import service as reservation_service
 
 LOG = logging.getLogger(__name__)
 
@@ -44,7 +45,8 @@ class ConductorService:
             except Exception:
                 LOG.exception("Heartbeat of conductor %s failed", self.host)
 
-        return [(heartbeat, None, None)]
+        reservations = reservation_service.for_host(self.conf, self.host)
+        return [(heartbeat, None, None), *reservations.periodic_tasks()]
 
     def start(self) -> None:
         """Start serving RPC, then register as alive, then heartbeat."""
@@ -56,7 +58,10 @@ class ConductorService:
         self._server = messaging.get_rpc_server(
             rpc.get_transport(self.conf),
             target,
-            [self.manager],
+            [
+                self.manager,
+                reservation_service.for_host(self.conf, self.host).endpoint,
+            ],
             executor="threading",
             serializer=rpc.ContextSerializer(),
         )

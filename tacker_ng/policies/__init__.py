@@ -11,10 +11,16 @@ from oslo_config import cfg
 from oslo_policy import policy
 
 from tacker_ng import exceptions
-from tacker_ng.policies import api_versions, base, conductors, vnflcm
+from tacker_ng.policies import (
+    api_versions,
+    base,
+    conductors,
+    reservation,
+    vnflcm,
+)
 
 #: Policy modules, one per API. Add new ones here.
-_MODULES = (base, api_versions, conductors, vnflcm)
+_MODULES = (base, api_versions, conductors, vnflcm, reservation)
 
 _ENFORCER: policy.Enforcer | None = None
 

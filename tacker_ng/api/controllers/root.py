@@ -1,7 +1,7 @@
 """Root of the URL tree: ``/``, the SOL APIs and ``/v1``."""
 
 from tacker_ng.api import routing, versions
-from tacker_ng.api.controllers import v1
+from tacker_ng.api.controllers import reservation, v1
 from tacker_ng.api.controllers import versions as versions_ctl
 from tacker_ng.api.controllers.vnflcm import (
     op_occs,
@@ -46,6 +46,7 @@ class RootController:
             ),
         )
         self.v1 = v1.V1Controller()
+        self.reservation = reservation.ReservationController()
 
     @routing.resource()
     def index(self) -> dict:
@@ -60,5 +61,8 @@ class RootController:
                 }
                 for api in versions.SOL_APIS
             ]
-            + [{"name": "tacker-ng", "uriPrefix": "/v1"}],
+            + [
+                {"name": "tacker-ng", "uriPrefix": "/v1"},
+                {"name": "reservation", "uriPrefix": "/reservation/v1"},
+            ],
         }

@@ -3,7 +3,9 @@
 Inner pieces (pecan routing, keystonemiddleware, oslo.middleware's basic
 auth and size limiter) answer errors in their own formats; this rewrites
 any error that is not already ``application/problem+json`` and turns an
-escaped exception into a 500 without leaking its text.
+escaped exception into a 500 without leaking its text. Under a prefix
+with its own registered error format (:func:`errors.error_format_for`)
+errors are rewritten into that format instead, ProblemDetails included.
 """
 
 import json
@@ -17,7 +19,13 @@ _PASSTHROUGH_PREFIXES = ("/healthcheck",)
 
 
 def _detail_from(resp: webob.Response) -> str | None:
-    """A human message from a foreign JSON error body, if one is there."""
+    """A human message from a foreign JSON error body, if one is there
+    (our own ProblemDetails are already safe to show, 5xx included)."""
+    if resp.content_type == errors.PROBLEM_JSON:
+        try:
+            return json.loads(resp.body).get("detail")
+        except (ValueError, AttributeError):
+            return None
     if resp.status_code >= 500 or "json" not in (resp.content_type or ""):
         return None
     try:
@@ -33,6 +41,18 @@ def _detail_from(resp: webob.Response) -> str | None:
     return None
 
 
+def _title(resp: webob.Response) -> str:
+    """The title of a ProblemDetails body, else the status phrase."""
+    if resp.content_type == errors.PROBLEM_JSON and resp.status_code < 500:
+        try:
+            title = json.loads(resp.body).get("title")
+        except (ValueError, AttributeError):
+            title = None
+        if isinstance(title, str):
+            return title
+    return resp.status.split(" ", 1)[-1]
+
+
 class ProblemDetailsMiddleware:
     """Guarantee ProblemDetails errors and the SOL ``Version`` header."""
 
@@ -45,12 +65,13 @@ class ProblemDetailsMiddleware:
             resp = req.get_response(self.app)
         except Exception as exc:  # noqa: BLE001 - rendered, never leaked
             resp = errors.from_exception(exc)
+        fmt = errors.error_format_for(req.path)
         if (
             resp.status_code >= 400
-            and resp.content_type != errors.PROBLEM_JSON
+            and not fmt.owns(resp)
             and not req.path.startswith(_PASSTHROUGH_PREFIXES)
         ):
-            resp = self._rewrite(resp)
+            resp = self._rewrite(resp, fmt)
         api = versions.api_for_path(req.path)
         if api is not None:
             resp.headers[versions.VERSION_HEADER] = versions.response_version(
@@ -59,7 +80,9 @@ class ProblemDetailsMiddleware:
         return resp(environ, start_response)
 
     @staticmethod
-    def _rewrite(resp: webob.Response) -> webob.Response:
+    def _rewrite(
+        resp: webob.Response, fmt: errors.ErrorFormat
+    ) -> webob.Response:
         status = resp.status_code
         detail = _detail_from(resp)
         if status == 401:
@@ -77,6 +100,4 @@ class ProblemDetailsMiddleware:
         }
         if status == 401 and "WWW-Authenticate" not in keep:
             keep["WWW-Authenticate"] = 'Basic realm="tacker-ng"'
-        return errors.problem_response(
-            errors.problem_body(status, detail), keep
-        )
+        return fmt.render(status, detail, _title(resp), keep)

@@ -1,0 +1,253 @@
+"""Admission against the capacity ledger, decided in the database.
+
+An admission costs a constant number of SQL statements, whatever the
+number of hosts and reservations:
+
+1. read transaction: every host (1 SELECT) and every ledger row that
+   overlaps the window (1 SELECT); the pure planner chooses hosts;
+2. write transaction: lock the chosen hosts' rows (``SELECT ... ORDER BY
+   id FOR UPDATE``), read the ledger rows of those hosts again (1 SELECT),
+   re-check the plan, then write (a few multi-row INSERTs).
+
+Every writer of ledger rows takes the locks of the hosts it writes
+against first, so the re-check under the lock sees every committed
+booking of those hosts and two admissions can never both take a host's
+last slot. When the re-check fails (another admission won the race) the
+admission starts over; the last attempt locks every host first and plans
+under the lock, so it always terminates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Callable, Collection, Iterable, Sequence
+
+import sqlalchemy as sa
+from oslo_config import cfg
+from oslo_db import exception as db_exc
+from oslo_log import log as logging
+from sqlalchemy import orm
+
+from tacker_ng.db import api as db_api
+from tacker_ng.db import models_reservation as models
+from tacker_ng.reservation import allocation
+
+LOG = logging.getLogger(__name__)
+
+H = models.ComputeHost
+A = models.HostAllocation
+
+#: Host columns the planner and the property queries read.
+HOST_COLUMNS = (
+    H.id,
+    H.hypervisor_hostname,
+    H.service_name,
+    H.availability_zone,
+    H.hypervisor_type,
+    H.hypervisor_version,
+    H.vcpus,
+    H.memory_mb,
+    H.local_gb,
+    H.reservable,
+    H.extra_capabilities,
+)
+BOOKING_COLUMNS = (
+    A.host_id,
+    A.start_date,
+    A.end_date,
+    A.instances,
+    A.vcpus,
+    A.memory_mb,
+    A.disk_gb,
+    A.exclusive,
+    A.reservation_id,
+)
+
+#: Writes the lease's rows inside the locked transaction.
+Writer = Callable[[orm.Session, allocation.Plan], None]
+
+
+def pad() -> datetime.timedelta:
+    """The cleaning time kept between two bookings of a host."""
+    return datetime.timedelta(minutes=cfg.CONF.reservation.cleaning_time)
+
+
+def to_host(row) -> allocation.Host:
+    """A planner host from a row of :data:`HOST_COLUMNS`."""
+    props: dict[str, object] = dict(row.extra_capabilities or {})
+    props.update(
+        hypervisor_hostname=row.hypervisor_hostname,
+        service_name=row.service_name,
+        availability_zone=row.availability_zone,
+        hypervisor_type=row.hypervisor_type,
+        hypervisor_version=row.hypervisor_version,
+        vcpus=row.vcpus,
+        memory_mb=row.memory_mb,
+        local_gb=row.local_gb,
+    )
+    return allocation.Host(
+        id=row.id,
+        name=row.hypervisor_hostname,
+        vcpus=row.vcpus,
+        memory_mb=row.memory_mb,
+        disk_gb=row.local_gb,
+        reservable=row.reservable,
+        properties=props,
+    )
+
+
+def load_hosts(session: orm.Session) -> list[allocation.Host]:
+    """Every registered host (one SELECT)."""
+    rows = session.execute(sa.select(*HOST_COLUMNS)).all()
+    return [to_host(r) for r in rows]
+
+
+def lock_hosts(
+    session: orm.Session, host_ids: Collection[int] | None
+) -> list[allocation.Host]:
+    """Lock host rows in id order (all when ``host_ids`` is None).
+
+    SQLite has no row locks: an UPDATE takes its database write lock
+    first, which serialises writers just the same.
+    """
+    where = [] if host_ids is None else [H.id.in_(sorted(host_ids))]
+    if session.bind.dialect.name == "sqlite":
+        session.execute(
+            sa.update(H)
+            .where(*where)
+            .values(reservable=H.reservable, updated_at=H.updated_at)
+        )
+        query = sa.select(*HOST_COLUMNS).where(*where).order_by(H.id)
+    else:
+        query = (
+            sa.select(*HOST_COLUMNS)
+            .where(*where)
+            .order_by(H.id)
+            .with_for_update()
+        )
+    return [to_host(r) for r in session.execute(query).all()]
+
+
+def load_bookings(
+    session: orm.Session,
+    window: allocation.Window,
+    exclude: Collection[str] = (),
+    host_ids: Collection[int] | None = None,
+) -> list[allocation.Booking]:
+    """Ledger rows overlapping the (padded) window (one SELECT)."""
+    margin = pad()
+    query = sa.select(*BOOKING_COLUMNS).where(
+        A.start_date < window.end + margin,
+        A.end_date > window.start - margin,
+    )
+    if exclude:
+        query = query.where(A.reservation_id.not_in(list(exclude)))
+    if host_ids is not None:
+        query = query.where(A.host_id.in_(sorted(host_ids)))
+    return [
+        allocation.Booking(
+            host_id=r.host_id,
+            start=r.start_date,
+            end=r.end_date,
+            instances=r.instances,
+            vcpus=r.vcpus,
+            memory_mb=r.memory_mb,
+            disk_gb=r.disk_gb,
+            exclusive=r.exclusive,
+            reservation_id=r.reservation_id,
+        )
+        for r in session.execute(query).all()
+    ]
+
+
+def _hosts_of(chosen: allocation.Plan) -> set[int]:
+    return {h for hosts in chosen.values() for h in hosts}
+
+
+@dataclasses.dataclass
+class _Admission:
+    window: allocation.Window
+    requests: Sequence[allocation.Request]
+    write: Writer
+    held: dict[str, dict[int, int]] | None
+    exclude: Collection[str]
+    extra: set[int]
+    margin: datetime.timedelta
+
+    def plan(self, hosts, bookings) -> allocation.Plan:
+        return allocation.plan(
+            self.requests,
+            hosts,
+            bookings,
+            self.window,
+            held=self.held,
+            pad=self.margin,
+        )
+
+    def optimistic(self) -> allocation.Plan | None:
+        """Plan on a snapshot, then lock and re-check only the chosen
+        hosts; None when another admission took their room meanwhile."""
+        with db_api.reader() as session:
+            hosts = load_hosts(session)
+            bookings = load_bookings(session, self.window, self.exclude)
+        chosen = self.plan(hosts, bookings)
+        ids = _hosts_of(chosen)
+        with db_api.writer() as session:
+            locked = lock_hosts(session, ids | self.extra)
+            fresh = load_bookings(session, self.window, self.exclude, ids)
+            if not allocation.fits(
+                chosen,
+                self.requests,
+                locked,
+                fresh,
+                self.window,
+                pad=self.margin,
+            ):
+                return None
+            self.write(session, chosen)
+        return chosen
+
+    def under_lock(self) -> allocation.Plan:
+        """Lock every host, then plan and write: always conclusive."""
+        with db_api.writer() as session:
+            hosts = lock_hosts(session, None)
+            bookings = load_bookings(session, self.window, self.exclude)
+            chosen = self.plan(hosts, bookings)
+            self.write(session, chosen)
+        return chosen
+
+
+def admit(
+    window: allocation.Window,
+    requests: Sequence[allocation.Request],
+    write: Writer,
+    *,
+    held: dict[str, dict[int, int]] | None = None,
+    exclude: Collection[str] = (),
+    also_lock: Iterable[int] = (),
+) -> allocation.Plan:
+    """Plan ``requests`` for ``window`` and ``write`` them atomically.
+
+    ``exclude`` are reservation ids whose own ledger rows are ignored (an
+    update replaces them); ``held`` their current hosts, preferred.
+    ``also_lock`` are hosts whose rows ``write`` changes too.
+    Raises InsufficientCapacity (409) when the freepool cannot hold them.
+    """
+    retries = cfg.CONF.reservation.admission_retries
+    job = _Admission(
+        window, requests, write, held, exclude, set(also_lock), pad()
+    )
+    for attempt in range(1, retries + 1):
+        try:
+            if attempt == retries:
+                return job.under_lock()
+            chosen = job.optimistic()
+            if chosen is not None:
+                return chosen
+            LOG.debug("Admission lost a race (attempt %d)", attempt)
+        except db_exc.DBDeadlock:
+            LOG.debug("Admission deadlocked (attempt %d); retrying", attempt)
+            if attempt == retries:
+                raise
+    raise AssertionError("unreachable")
