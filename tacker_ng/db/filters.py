@@ -10,6 +10,7 @@ a term matches when any element matches; a negated term (``neq``,
 """
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -187,6 +188,12 @@ def _quoted(key: str) -> str:
     return f'."{key}"'
 
 
+def _escaped(key: str) -> str:
+    """``key`` as Python's json.dumps writes it (non-ASCII as ``\\uXXXX``):
+    SQLite and MariaDB match path keys against the stored text."""
+    return _quoted(json.dumps(key)[1:-1])
+
+
 class _Sql:
     """How one database reads typed values out of JSON documents."""
 
@@ -211,24 +218,31 @@ class _SQLite(_Sql):
     """Leaves are (json type, value) pairs from json_type/json_extract or
     from a ``json_each`` row."""
 
+    def _path(self, doc, raw: str, escaped: str):
+        if raw == escaped:
+            return raw
+        found = sa.func.json_type(doc, escaped).is_not(None)
+        return sa.case((found, escaped), else_=raw)
+
     def scalar(self, field: fm.JsonField):
-        path = "$" + "".join(_quoted(k) for _, k in field.steps)
         col = field.column
+        path = self._path(
+            col,
+            "$" + "".join(_quoted(k) for _, k in field.steps),
+            "$" + "".join(_escaped(k) for _, k in field.steps),
+        )
         return (sa.func.json_type(col, path), sa.func.json_extract(col, path))
 
     def iterate(self, field: fm.JsonField):
-        doc, path, source, conds, row, leaf = (
-            field.column,
-            "$",
-            None,
-            [],
-            None,
-            None,
-        )
+        doc, raw, escaped = field.column, "$", "$"
+        source = row = leaf = None
+        conds = []
         for step, key in field.steps:
             if step == fm.KEY:
-                path += _quoted(key)
+                raw += _quoted(key)
+                escaped += _escaped(key)
                 continue
+            path = self._path(doc, raw, escaped)
             row = sa.func.json_each(doc, path).table_valued(
                 "key", "value", "type", joins_implicitly=True
             )
@@ -238,11 +252,12 @@ class _SQLite(_Sql):
             if step == fm.KEYS:
                 leaf = (sa.literal("text"), row.c.key)
             doc = sa.case((row.c.type.in_(("object", "array")), row.c.value))
-            path = "$"
+            raw = escaped = "$"
         if leaf is None:
-            if path == "$":
+            if raw == "$":
                 leaf = (row.c.type, row.c.value)
             else:
+                path = self._path(doc, raw, escaped)
                 leaf = (
                     sa.func.json_type(doc, path),
                     sa.func.json_extract(doc, path),
@@ -276,20 +291,31 @@ class _MariaDB(_Sql):
 
     _BIN = "utf8mb4_bin"
 
+    def _path(self, doc, field: fm.JsonField):
+        spelt = []
+        for quote in (_quoted, _escaped):
+            spelt.append(
+                "$"
+                + "".join(
+                    {fm.EACH: "[*]", fm.VALUES: ".*"}.get(step) or quote(key)
+                    for step, key in field.steps
+                    if step != fm.KEYS
+                )
+            )
+        raw, escaped = spelt
+        if raw == escaped:
+            return raw
+        found = sa.func.json_extract(doc, escaped).is_not(None)
+        return sa.case((found, escaped), else_=raw)
+
     def scalar(self, field: fm.JsonField):
-        path = "$" + "".join(_quoted(k) for _, k in field.steps)
-        return sa.func.json_extract(field.column, path)
+        return sa.func.json_extract(
+            field.column, self._path(field.column, field)
+        )
 
     def iterate(self, field: fm.JsonField):
-        path, keys = "$", False
-        for step, key in field.steps:
-            if step == fm.KEYS:
-                keys = True
-            else:
-                path += {fm.EACH: "[*]", fm.VALUES: ".*"}.get(
-                    step, _quoted(key)
-                )
-        if keys:
+        path = self._path(field.column, field)
+        if field.steps[-1][0] == fm.KEYS:
             array = sa.func.json_keys(field.column, path)
         else:
             array = sa.func.json_extract(field.column, path)

@@ -1,12 +1,26 @@
 """One page of a SOL list resource, filtered and paged in one SQL query."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tacker_ng.db import field_maps, filters, paging
+
+
+def select_for(
+    fields: field_maps.FieldMap, includes: Callable[[str], bool]
+) -> sa.Select:
+    """A select of the resource's table without the JSON documents the
+    response leaves out (``includes`` is :meth:`ListQuery.includes`):
+    reading and decoding big documents is most of a page's cost."""
+    skipped = {
+        column
+        for attr, column in fields.documents.items()
+        if not includes(attr)
+    }
+    return sa.select(*(c for c in fields.table.c if c not in skipped))
 
 
 def _is_entity_select(stmt: sa.Select) -> bool:

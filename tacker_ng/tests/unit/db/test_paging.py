@@ -138,8 +138,21 @@ def test_walk_yields_every_row_once_in_order(engine, limit, text):
 
 
 def test_orm_entities_come_back_for_a_model_query(engine):
-    ids, _ = walk(engine, None, 30, query=sa.select(models.VnfInstance))
-    assert ids == expected_ids(engine, None)
+    flt = filtering.parse("(eq,vnfdId,vnfd-even)")
+    ids, _ = walk(engine, flt, 30, query=sa.select(models.VnfInstance))
+    assert ids == expected_ids(engine, flt)
+
+
+def test_select_for_skips_documents_left_out(engine):
+    query = listing.select_for(
+        field_maps.VNF_INSTANCE, lambda a: a == "metadata"
+    )
+    names = {c.name for c in query.selected_columns}
+    assert {"id", "created_at", "vnf_instance_name", "metadata"} <= names
+    assert not names & {"instantiated_vnf_info", "vim_connection_info"}
+    flt = filtering.parse("(gte,metadata/n,90)")
+    ids, _ = walk(engine, flt, 4, query=query)
+    assert ids == expected_ids(engine, flt)
 
 
 def test_model_class_as_query(engine):
