@@ -186,6 +186,7 @@ class FakeInfraDriver(base.InfraDriver):
                 {
                     "id": link["id"],
                     "resourceHandle": {"resourceId": link["resourceId"]},
+                    "currentVnfExtCpData": link["extCps"],
                 }
                 for link in task.request.get("extVirtualLinks") or []
             ]

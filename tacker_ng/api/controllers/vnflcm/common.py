@@ -1,6 +1,7 @@
 """Small helpers shared by the VNF LCM controllers."""
 
 import pecan
+import webob
 from oslo_config import cfg
 
 from tacker_ng import policies
@@ -30,12 +31,18 @@ def authorize(rule: str, project_id: str | None = None) -> None:
     policies.authorize(ctx, rule, {"project_id": project_id or ctx.project_id})
 
 
-def accepted(location: str) -> str:
+def empty(status: int, location: str | None = None) -> webob.Response:
+    """A response with no body (202, 204, 303), Location if given."""
+    resp = webob.Response(status=status, content_type=None, charset=None)
+    resp.body = b""
+    if location:
+        resp.headers["Location"] = location
+    return resp
+
+
+def accepted(location: str) -> webob.Response:
     """202 Accepted with a Location and an empty body."""
-    pecan.response.status = 202
-    pecan.response.headers["Location"] = location
-    pecan.response.content_type = None
-    return ""
+    return empty(202, location)
 
 
 def created(location: str, body: dict) -> dict:

@@ -72,9 +72,7 @@ class SubscriptionController:
         with db_api.writer(ctx) as session:
             subscriptions_db.delete(session, row["id"], common.scope(ctx))
             outbox.drop_for_subscription(session, row["id"])
-        pecan.response.status = 204
-        pecan.response.content_type = None
-        return ""
+        return common.empty(204)
 
 
 class SubscriptionsController:
@@ -114,12 +112,9 @@ class SubscriptionsController:
                     session, fp, common.scope(ctx)
                 )
             if dup is not None:
-                pecan.response.status = 303
-                pecan.response.headers["Location"] = (
-                    f"{base}{views.LCM_PREFIX}/subscriptions/{dup['id']}"
+                return common.empty(
+                    303, f"{base}{views.LCM_PREFIX}/subscriptions/{dup['id']}"
                 )
-                pecan.response.content_type = None
-                return ""
         if cfg.CONF.notification.test_callback_uri:
             _test_callback(body)
         with db_api.writer(ctx) as session:

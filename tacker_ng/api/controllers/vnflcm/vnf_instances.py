@@ -94,9 +94,7 @@ class VnfInstanceController(tasks.TaskResources):
             )
             notify.identifier_changed(session, sf.DELETION_NOTIFICATION, row)
             vnf_packages_usage.refresh(session, row["vnfd_id"])
-        pecan.response.status = 204
-        pecan.response.content_type = None
-        return ""
+        return common.empty(204)
 
 
 class VnfInstancesController:

@@ -1,0 +1,85 @@
+"""A real HTTP server standing in for the NFVO's notification endpoint.
+
+Answers the subscription test GET and notification POSTs with 204,
+checks HTTP basic credentials when told to, can fail the next N POSTs
+with 503, and keeps every notification it accepted, in arrival order.
+"""
+
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Receiver:
+    def __init__(self, username: str | None = None, password: str = ""):
+        self.expected_auth = (
+            "Basic "
+            + base64.b64encode(f"{username}:{password}".encode()).decode()
+            if username
+            else None
+        )
+        self.notifications: list[dict] = []
+        self.rejected = 0
+        self.fail_next = 0
+        self._lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _authorized(self) -> bool:
+                if receiver.expected_auth is None:
+                    return True
+                return (
+                    self.headers.get("Authorization") == receiver.expected_auth
+                )
+
+            def _answer(self, code: int) -> None:
+                self.send_response(code)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self):
+                self._answer(204 if self._authorized() else 401)
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"null")
+                if not self._authorized():
+                    self._answer(401)
+                    return
+                with receiver._lock:
+                    if receiver.fail_next > 0:
+                        receiver.fail_next -= 1
+                        receiver.rejected += 1
+                        self._answer(503)
+                        return
+                    receiver.notifications.append(body)
+                self._answer(204)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/notify"
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, daemon=True
+        )
+
+    def __enter__(self) -> "Receiver":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def for_op_occ(self, op_occ_id: str) -> list[dict]:
+        with self._lock:
+            return [
+                n
+                for n in self.notifications
+                if n.get("vnfLcmOpOccId") == op_occ_id
+            ]
+
+    def states(self, op_occ_id: str) -> list[str]:
+        return [n["operationState"] for n in self.for_op_occ(op_occ_id)]
