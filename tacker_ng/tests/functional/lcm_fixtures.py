@@ -25,14 +25,16 @@ def fake_vim(zones=ZONES) -> dict:
 @contextlib.contextmanager
 def lcm_deployment(tmp_path, backend, **kwargs):
     """A deployment on ``backend`` with the sample package onboarded."""
-    with services.scratch_database(backend) as sql_url:
-        with deployment.deploy(tmp_path, sql_url, **kwargs) as dep:
-            with (
-                fixtures.config(str(tmp_path)),
-                fixtures.database(sql_url, migrate=False),
-            ):
-                package = lcm_packages.onboard(
-                    tcontext.get_admin_context(), lcm_packages.build()
-                )
-            dep.package = package
-            yield dep
+    with (
+        services.scratch_database(backend) as sql_url,
+        deployment.deploy(tmp_path, sql_url, **kwargs) as dep,
+    ):
+        with (
+            fixtures.config(str(tmp_path)),
+            fixtures.database(sql_url, migrate=False),
+        ):
+            package = lcm_packages.onboard(
+                tcontext.get_admin_context(), lcm_packages.build()
+            )
+        dep.package = package
+        yield dep

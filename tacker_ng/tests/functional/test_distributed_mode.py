@@ -6,113 +6,47 @@ broker, request ids cross the bus, the fleet is visible to the operator
 and a conductor stopped with SIGTERM leaves cleanly.
 """
 
-import base64
+import configparser
 import shutil
 import subprocess
-import uuid
 
-import bcrypt
 import pytest
 import requests
 
+from tacker_ng.tests.functional import deployment as dep_mod
 from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional import services
 
 
-def _auth(user: str, password: str) -> dict:
-    token = base64.b64encode(f"{user}:{password}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
-
-
 @pytest.fixture(scope="module", params=["mariadb", "postgresql"])
 def deployment(request, tmp_path_factory):
-    """tacker-ng-api + two tacker-ng-conductor processes, shared config.
+    """tacker-ng-api (2 workers) + two tacker-ng-conductor processes.
 
     One deployment per backend serves every test of this module; the test
     that stops a conductor runs last.
     """
-    services.require("rabbitmq")
-    with services.scratch_database(request.param) as sql_url:
-        yield from _deploy(
-            tmp_path_factory.mktemp(request.param),
-            sql_url,
-            services.RABBIT_URL,
-        )
-
-
-def _deploy(tmp_path, sql_url, rabbit_url):
-    run_id = uuid.uuid4().hex[:10]
-    port = services.free_port()
-    htpasswd = tmp_path / "htpasswd"
-    digest = bcrypt.hashpw(b"op-pass", bcrypt.gensalt(rounds=4)).decode()
-    htpasswd.write_text(f"operator:{digest}\n")
-    common = procs.write_config(
-        str(tmp_path / "tacker.conf"),
-        {
-            "DEFAULT": {
-                "state_path": tmp_path,
-                "transport_url": rabbit_url,
-                "control_exchange": f"tacker_ng_test_{run_id}",
-                "debug": True,
-            },
-            "database": {"connection": sql_url},
-            "api": {
-                "host_ip": "127.0.0.1",
-                "port": port,
-                "workers": 2,
-                "auth_strategy": "http_basic",
-            },
-            "oslo_middleware": {"http_basic_auth_user_file": htpasswd},
-            "conductor": {
-                "topic": f"tacker-ng-conductor-{run_id}",
-                "heartbeat_interval": 1,
-                "heartbeat_timeout": 5,
-                "graceful_shutdown_timeout": 10,
-            },
-        },
-    )
-    procs.run(
-        [
-            procs.script("tacker-ng-db-manage"),
-            "--config-file",
-            common,
-            "upgrade",
-        ]
-    )
-    with procs.processes() as started:
-        conductors = {}
-        for host in ("cond-a", "cond-b"):
-            host_conf = procs.write_config(
-                str(tmp_path / f"{host}.conf"), {"DEFAULT": {"host": host}}
-            )
-            proc = procs.Process(
-                host,
-                [
-                    procs.script("tacker-ng-conductor"),
-                    "--config-file",
-                    common,
-                    "--config-file",
-                    host_conf,
-                ],
-                str(tmp_path / f"{host}.log"),
-            )
-            started.append(proc)
-            conductors[host] = proc
-        api = procs.Process(
-            "api",
-            [procs.script("tacker-ng-api"), "--config-file", common],
-            str(tmp_path / "api.log"),
-        )
-        started.append(api)
-        url = f"http://127.0.0.1:{port}"
-        procs.wait_http(f"{url}/", api)
+    with (
+        services.scratch_database(request.param) as sql_url,
+        dep_mod.deploy(tmp_path_factory.mktemp(request.param), sql_url) as dep,
+    ):
+        topic = _topic(dep.conf_path)
         yield {
-            "url": url,
-            "auth": _auth("operator", "op-pass"),
-            "api": api,
-            "conductors": conductors,
-            "topic": f"tacker-ng-conductor-{run_id}",
+            "url": dep.url,
+            "auth": dep.auth,
+            "api": dep.api,
+            "conductors": dep.conductors,
+            "topic": topic,
         }
+
+
+def _topic(conf_path: str) -> str:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(conf_path)
+    return parser["conductor"]["topic"]
+
+
+def _auth(user: str, password: str) -> dict:
+    return dep_mod.basic_auth(user, password)
 
 
 def _fleet(dep) -> dict:

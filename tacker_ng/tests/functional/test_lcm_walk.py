@@ -18,24 +18,26 @@ from tacker_ng.tests.functional.receiver import Receiver
 @pytest.fixture(scope="module", params=["mariadb", "postgresql"])
 def env(request, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(f"lcm-{request.param}")
-    with Receiver("nfvo", "cb-pass") as receiver:
-        with lcm_fixtures.lcm_deployment(tmp, request.param) as dep:
-            client = dep.client()
-            resp = client.post(
-                "/vnflcm/v2/subscriptions",
-                {
-                    "callbackUri": receiver.url,
-                    "authentication": {
-                        "authType": ["BASIC"],
-                        "paramsBasic": {
-                            "userName": "nfvo",
-                            "password": "cb-pass",
-                        },
+    with (
+        Receiver("nfvo", "cb-pass") as receiver,
+        lcm_fixtures.lcm_deployment(tmp, request.param) as dep,
+    ):
+        client = dep.client()
+        resp = client.post(
+            "/vnflcm/v2/subscriptions",
+            {
+                "callbackUri": receiver.url,
+                "authentication": {
+                    "authType": ["BASIC"],
+                    "paramsBasic": {
+                        "userName": "nfvo",
+                        "password": "cb-pass",
                     },
                 },
-            )
-            assert resp.status_code == 201, resp.text
-            yield dep, client, receiver
+            },
+        )
+        assert resp.status_code == 201, resp.text
+        yield dep, client, receiver
 
 
 def _notified(receiver, occ_id, final, timeout=20) -> list[str]:
