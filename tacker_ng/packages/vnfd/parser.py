@@ -275,12 +275,18 @@ class _Builder:
             "node_types", node_type, "properties"
         )
         merged = {
-            key: (definition or {})["default"]
+            key: definition["default"]
             for key, definition in definitions.items()
-            if "default" in (definition or {})
+            if isinstance(definition, dict)
+            and definition.get("default") is not None
         }
         sources = [node.properties for node in vnf_nodes]
-        sources.append(subst.get("properties") or {})
+        subst_props = subst.get("properties") or {}
+        if not isinstance(subst_props, dict):
+            raise InvalidVnfd(
+                "substitution_mappings properties is not a mapping", file=path
+            )
+        sources.append(subst_props)
         for source in sources:
             merged.update(
                 {k: v for k, v in source.items() if not is_function(v)}
@@ -326,8 +332,15 @@ class _Builder:
     ) -> dict[str, tuple[str, str]]:
         subst = topology.substitution_mappings or {}
         raw = subst.get("requirements") or {}
-        if isinstance(raw, list):  # list of single-key maps
+        if isinstance(raw, list) and all(
+            isinstance(item, dict) for item in raw
+        ):  # list of single-key maps
             raw = {k: v for item in raw for k, v in item.items()}
+        if not isinstance(raw, dict):
+            raise InvalidVnfd(
+                "substitution_mappings requirements is not a mapping",
+                file=topology.file,
+            )
         known = self.registry.merged("node_types", node_type, "requirements")
         result = {}
         for name, mapping in raw.items():
@@ -340,6 +353,7 @@ class _Builder:
             if (
                 not isinstance(mapping, list)
                 or len(mapping) != 2
+                or not all(isinstance(part, str) for part in mapping)
                 or mapping[0] not in topology.nodes
             ):
                 raise InvalidVnfd(

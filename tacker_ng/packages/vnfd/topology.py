@@ -21,7 +21,11 @@ from tacker_ng.packages.vnfd.groups import (
 )
 from tacker_ng.packages.vnfd.loader import DefinitionsFile
 from tacker_ng.packages.vnfd.model import Artifact
-from tacker_ng.packages.vnfd.types import TypeRegistry, ValueProblem
+from tacker_ng.packages.vnfd.types import (
+    TypeRegistry,
+    ValueProblem,
+    as_definition,
+)
 
 VNF_TYPE = "tosca.nodes.nfv.VNF"
 _URI_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -121,7 +125,7 @@ class TopologyChecker:
                 # Required VNF properties are checked per flavour, after
                 # merging the top-level and flavour VNF node templates.
                 optional = {
-                    k: {**(v or {}), "required": False}
+                    k: {**as_definition(v), "required": False}
                     for k, v in definitions.items()
                 }
                 reg.check_properties(values, optional, "properties")
@@ -130,9 +134,10 @@ class TopologyChecker:
         except ValueProblem as exc:
             raise fail(str(exc)) from None
         properties = {
-            key: (definition or {})["default"]
+            key: definition["default"]
             for key, definition in definitions.items()
-            if "default" in (definition or {})
+            if isinstance(definition, dict)
+            and definition.get("default") is not None
         }
         properties.update({k: v for k, v in values.items() if v is not None})
         return NodeTemplate(
@@ -161,6 +166,10 @@ class TopologyChecker:
                     node=name,
                 )
             cap_type = _type_of(defs[cap])
+            if value is not None and not isinstance(value, dict):
+                raise InvalidVnfd(
+                    f"capability {cap} is not a mapping", file=path, node=name
+                )
             props = (value or {}).get("properties") or {}
             try:
                 reg.check_properties(
@@ -204,13 +213,24 @@ class TopologyChecker:
             if target is None:
                 continue
             where = f"requirement {req}"
+            if not isinstance(target, str):
+                raise InvalidVnfd(
+                    f"{where} target {target!r} is not a node template name",
+                    file=path,
+                    node=name,
+                )
             if target not in raw_nodes:
                 raise InvalidVnfd(
                     f"{where} refers to unknown node template {target!r}",
                     file=path,
                     node=name,
                 )
-            target_type = (raw_nodes[target] or {}).get("type")
+            target_body = raw_nodes[target]
+            target_type = (
+                target_body.get("type")
+                if isinstance(target_body, dict)
+                else None
+            )
             if not reg.has("node_types", target_type):
                 raise InvalidVnfd(
                     f"unknown node type {target_type!r}",

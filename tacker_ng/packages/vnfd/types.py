@@ -12,6 +12,7 @@ from typing import Any
 
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd.loader import DefinitionsFile
+from tacker_ng.packages.vnfd.typeshape import check_type
 
 SECTIONS = (
     "data_types",
@@ -74,6 +75,13 @@ class ValueProblem(Exception):  # noqa: N818 - internal, always wrapped
         self.problem = problem
 
 
+def as_definition(value: Any) -> dict[str, Any]:
+    """A property definition as a mapping (``name: string`` short form)."""
+    if isinstance(value, str):
+        return {"type": value}
+    return value or {}
+
+
 def is_function(value: Any) -> bool:
     """True for ``{get_input: x}`` and the other TOSCA functions."""
     return (
@@ -113,17 +121,13 @@ class TypeRegistry:
                 for name, body in entries.items():
                     registry._add(section, name, body, definitions.path)
         registry._check_derivations()
+        registry._check_references()
         return registry
 
-    def _add(self, section: str, name: str, body: Any, path: str) -> None:
-        if body is None:
-            body = {}
-        if not isinstance(body, dict):
-            raise InvalidVnfd(
-                f"type definition is not a mapping ({section})",
-                file=path,
-                node=name,
-            )
+    def _add(self, section: str, name: Any, body: Any, path: str) -> None:
+        if not isinstance(name, str):
+            raise InvalidVnfd(f"type name {name!r} is not a string", file=path)
+        body = check_type(section, name, body, path)
         known = self._types[section].get(name)
         if known and known[0] != path:
             raise InvalidVnfd(
@@ -152,6 +156,48 @@ class TypeRegistry:
                         )
                     seen.append(parent)
                     parent = types[parent][1].get("derived_from")
+
+    def _check_references(self) -> None:
+        """Types named by definitions exist; defaults fit their property."""
+        refs = (
+            ("capabilities", "capability_types"),
+            ("interfaces", "interface_types"),
+        )
+        for section, types in self._types.items():
+            for name, (path, body) in types.items():
+                try:
+                    for key, target in refs:
+                        for item, value in (body.get(key) or {}).items():
+                            self._need_type(
+                                target, _type_field(value), f"{key}.{item}"
+                            )
+                    merged = self.merged(section, name, "properties")
+                    for prop, value in merged.items():
+                        self._check_definition(prop, value)
+                except ValueProblem as exc:
+                    raise InvalidVnfd(str(exc), file=path, node=name) from None
+
+    def _need_type(self, section: str, name: str | None, where: str) -> None:
+        if name is not None and not self.has(section, name):
+            kind = section[:-6].replace("_", " ")
+            raise ValueProblem(where, f"unknown {kind} type {name!r}")
+
+    def _check_definition(self, prop: str, value: Any) -> None:
+        where = f"properties.{prop}"
+        definition = {"type": value} if isinstance(value, str) else value
+        if not definition.get("type"):
+            raise ValueProblem(where, "property has no type")
+        schema = definition.get("entry_schema")
+        for suffix, type_name in (
+            ("", definition["type"]),
+            (".entry_schema", None if schema is None else _type_field(schema)),
+        ):
+            if type_name is not None and not _is_primitive(type_name):
+                self._need_type("data_types", type_name, where + suffix)
+        if definition.get("default") is not None:
+            self.check_value(
+                definition["default"], definition, f"{where}.default"
+            )
 
     def has(self, section: str, name: Any) -> bool:
         return isinstance(name, str) and name in self._types[section]
@@ -188,7 +234,14 @@ class TypeRegistry:
             entries = body.get(key) or {}
             if isinstance(entries, list):  # requirements: list of maps
                 entries = {k: v for item in entries for k, v in item.items()}
-            result.update(entries)
+            for item, value in entries.items():
+                # A derived type refines an inherited definition: keep the
+                # parent's keys (e.g. an interface's type) unless redefined.
+                parent = result.get(item)
+                if isinstance(parent, dict) and isinstance(value, dict):
+                    result[item] = {**parent, **value}
+                else:
+                    result[item] = value
         return result
 
     def inherited(self, section: str, name: str, key: str) -> Any:
@@ -222,7 +275,7 @@ class TypeRegistry:
             if name not in definitions:
                 raise ValueProblem(f"{where}.{name}", "unknown property")
         for name, written in definitions.items():
-            definition = written or {}
+            definition = as_definition(written)
             path = f"{where}.{name}"
             if name not in values or values[name] is None:
                 if definition.get("required", True) and (
@@ -269,6 +322,31 @@ class TypeRegistry:
             raise ValueProblem(where, f"must be a mapping ({type_name})")
         if props:
             self.check_properties(value, props, where)
+
+
+_PRIMITIVES = frozenset(
+    (
+        "string",
+        "integer",
+        "float",
+        "boolean",
+        "version",
+        "timestamp",
+        "range",
+        "list",
+        "map",
+        "scalar-unit.size",
+        *_OTHER_UNITS,
+    )
+)
+
+
+def _is_primitive(type_name: str) -> bool:
+    return type_name in _PRIMITIVES
+
+
+def _type_field(value: Any) -> str | None:
+    return value if isinstance(value, str) else value.get("type")
 
 
 def _check_primitive(value: Any, type_name: str, where: str) -> bool:

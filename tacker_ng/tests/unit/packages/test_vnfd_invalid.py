@@ -838,3 +838,86 @@ def test_yaml_duplicate_key(tmp_path):
 def test_definitions_file_that_is_not_a_mapping(tmp_path):
     error = refuse(tmp_path, extra={ENTRY: "- just\n- a list\n"})
     assert error.problem == "definitions file is not a YAML mapping"
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"derived_from": ["tosca.nodes.nfv.VNF"]}, "derived_from is not a"),
+        (
+            {"derived_from": "tosca.nodes.nfv.VNF", "properties": ["x"]},
+            "properties is not a mapping",
+        ),
+        (
+            {
+                "derived_from": "tosca.nodes.nfv.VNF",
+                "properties": {"colour": {"default": "red"}},
+            },
+            "properties.colour: property has no type",
+        ),
+        (
+            {
+                "derived_from": "tosca.nodes.nfv.VNF",
+                "properties": {"colour": {"type": "my.Colour"}},
+            },
+            "properties.colour: unknown data type 'my.Colour'",
+        ),
+        (
+            {
+                "derived_from": "tosca.nodes.nfv.VNF",
+                "properties": {"vnfm_info": {"type": "list", "default": "x"}},
+            },
+            "properties.vnfm_info.default: must be a list",
+        ),
+        (
+            {
+                "derived_from": "tosca.nodes.nfv.VNF",
+                "properties": {
+                    "flavour_id": {
+                        "type": "string",
+                        "constraints": [{"valid_values": ["a"]}],
+                        "default": "b",
+                    }
+                },
+            },
+            "properties.flavour_id.default: 'b' violates valid_values",
+        ),
+        (
+            {
+                "derived_from": "tosca.nodes.nfv.VNF",
+                "interfaces": {"Vnflcm": {"type": "my.Lcm"}},
+            },
+            "interfaces.Vnflcm: unknown interface type 'my.Lcm'",
+        ),
+        (
+            {"derived_from": "tosca.nodes.nfv.VNF", "requirements": {"a": 1}},
+            "requirements is not a list",
+        ),
+    ],
+)
+def test_malformed_type_definitions(tmp_path, body, problem):
+    error = refuse(
+        tmp_path, with_import("types.yaml"), types_file({"my.VNF": body})
+    )
+    assert (error.file, error.node) == ("Definitions/types.yaml", "my.VNF")
+    assert problem in error.problem
+
+
+def test_derived_type_refines_inherited_definitions(tmp_path):
+    # Redefining Vnflcm without its type keeps the inherited type.
+    body = {
+        "derived_from": "tosca.nodes.nfv.VNF",
+        "interfaces": {"Vnflcm": {"description": "refined"}},
+        "properties": {"flavour_description": {"default": "refined"}},
+    }
+    vnfd = base()
+    vnfd["topology_template"]["substitution_mappings"]["node_type"] = "my.VNF"
+    nodes(vnfd)["VNF"]["type"] = "my.VNF"
+    del nodes(vnfd)["VNF"]["properties"]["flavour_description"]
+    vnfd["imports"].append("types.yaml")
+    loaded = load_vnfd(
+        write(tmp_path, vnfd, types_file({"my.VNF": body})), ENTRY
+    )
+    flavour = loaded.flavour("simple")
+    assert flavour.flavour_description == "refined"
+    assert "instantiate_end" in flavour.lcm_operations
