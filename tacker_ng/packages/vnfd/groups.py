@@ -9,7 +9,8 @@ import dataclasses
 from typing import Any
 
 from tacker_ng.packages.exceptions import InvalidVnfd
-from tacker_ng.packages.vnfd.types import TypeRegistry, ValueProblem
+from tacker_ng.packages.vnfd.types import TypeRegistry
+from tacker_ng.packages.vnfd.values import ValueProblem
 
 
 @dataclasses.dataclass

@@ -11,7 +11,8 @@ from typing import Any
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd import model
 from tacker_ng.packages.vnfd.topology import NodeTemplate, Topology
-from tacker_ng.packages.vnfd.types import TypeRegistry, is_function, parse_size
+from tacker_ng.packages.vnfd.types import TypeRegistry
+from tacker_ng.packages.vnfd.values import is_function, parse_size
 
 COMPUTE = "tosca.nodes.nfv.Vdu.Compute"
 BLOCK_STORAGE = "tosca.nodes.nfv.Vdu.VirtualBlockStorage"

@@ -21,11 +21,8 @@ from tacker_ng.packages.vnfd.topology import (
     Topology,
     TopologyChecker,
 )
-from tacker_ng.packages.vnfd.types import (
-    TypeRegistry,
-    ValueProblem,
-    is_function,
-)
+from tacker_ng.packages.vnfd.types import TypeRegistry
+from tacker_ng.packages.vnfd.values import ValueProblem, is_function
 
 _PRODUCT_FIELDS = (
     "descriptor_id",

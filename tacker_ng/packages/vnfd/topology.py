@@ -21,11 +21,8 @@ from tacker_ng.packages.vnfd.groups import (
 )
 from tacker_ng.packages.vnfd.loader import DefinitionsFile
 from tacker_ng.packages.vnfd.model import Artifact
-from tacker_ng.packages.vnfd.types import (
-    TypeRegistry,
-    ValueProblem,
-    as_definition,
-)
+from tacker_ng.packages.vnfd.types import TypeRegistry
+from tacker_ng.packages.vnfd.values import ValueProblem, as_definition
 
 VNF_TYPE = "tosca.nodes.nfv.VNF"
 _URI_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
