@@ -53,9 +53,9 @@ def open_source(
         _check_archive_size(size, limits)
         return open(source, "rb"), size, True
     if getattr(source, "seekable", lambda: False)():
-        start = source.tell()
-        size = source.seek(0, os.SEEK_END) - start
-        source.seek(start)
+        # The whole file is the archive, whatever its current position.
+        size = source.seek(0, os.SEEK_END)
+        source.seek(0)
         _check_archive_size(size, limits)
         return source, size, False
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - returned to caller

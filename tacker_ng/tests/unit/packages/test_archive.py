@@ -357,3 +357,11 @@ def test_problem_details_carry_the_reason(store):
 def test_unsafe_path_reason_accepts_normal_paths():
     assert archive.unsafe_path_reason("Definitions/a.yaml") is None
     assert archive.unsafe_path_reason("Files/") is None
+
+
+def test_seekable_source_is_read_from_the_start(store):
+    source = io.BytesIO(helpers.make_zip(helpers.minimal_files()))
+    source.seek(10)
+    contents = extract_csar(source, store.dest)
+    assert contents.vnfd.product_name == "minimal"
+    assert not source.closed  # the caller's file object is left open
