@@ -127,6 +127,19 @@ def hosts_of(
     return [(r.id, r.service_name) for r in rows]
 
 
+def host_details(session: orm.Session, reservation_id: str) -> list[dict]:
+    """Service name and zone of each host a reservation holds."""
+    host = models.ComputeHost
+    rows = session.execute(
+        sa.select(host.service_name, host.availability_zone)
+        .join(A, A.host_id == host.id)
+        .where(A.reservation_id == reservation_id)
+        .distinct()
+        .order_by(host.service_name)
+    ).all()
+    return [{"service_name": r[0], "zone": r[1]} for r in rows]
+
+
 def ledger_rows(
     lease: dict,
     reservations: Sequence[dict],

@@ -37,7 +37,7 @@ class V1Controller:
         setattr(self, "os-hosts", hosts.HostsController())
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(VERSIONS_RULE)
         return {"version": _version(_base())}
 
@@ -49,7 +49,7 @@ class ReservationController:
         self.v1 = V1Controller()
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(VERSIONS_RULE)
         common.status(300)
         return {"versions": [_version(_base())]}

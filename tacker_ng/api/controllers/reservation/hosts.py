@@ -14,9 +14,11 @@ from tacker_ng.reservation import hosts, rpcapi, views
 RULE = "tacker_ng:reservation:hosts:"
 
 
-def _query(name: str) -> str | None:
-    value = pecan.request.GET.get(name)
-    return value or None
+def _filters(query: dict) -> dict:
+    """lease_id / reservation_id filters of the allocation views."""
+    return {
+        key: query.get(key) or None for key in ("lease_id", "reservation_id")
+    }
 
 
 class HostAllocationController:
@@ -26,13 +28,12 @@ class HostAllocationController:
         self.host_id = host_id
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(RULE + "allocations")
         found = hosts.allocations(
             common.context(),
             host_id=self.host_id,
-            lease_id=_query("lease_id"),
-            reservation_id=_query("reservation_id"),
+            **_filters(query),
         )
         host_id, items = next(iter(found.items()))
         return {"allocation": views.allocation(host_id, items)}
@@ -42,12 +43,11 @@ class HostAllocationsController:
     """``/os-hosts/allocations``."""
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(RULE + "allocations")
         found = hosts.allocations(
             common.context(),
-            lease_id=_query("lease_id"),
-            reservation_id=_query("reservation_id"),
+            **_filters(query),
         )
         return {
             "allocations": [
@@ -64,21 +64,21 @@ class HostController:
         self.allocation = HostAllocationController(host_id)
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(RULE + "get")
         return {
             "host": views.host(hosts.get_host(common.context(), self.host_id))
         }
 
     @index.when(method="PUT", template="json")
-    def index_put(self) -> dict:
+    def index_put(self, **query) -> dict:
         common.authorize(RULE + "update")
         body = common.body()
         record = hosts.update_host(common.context(), self.host_id, body)
         return {"host": views.host(record)}
 
     @index.when(method="DELETE", template="json")
-    def index_delete(self):
+    def index_delete(self, **query):
         common.authorize(RULE + "delete")
         hosts.get_host(common.context(), self.host_id)
         rpcapi.get_api().delete_host(common.context(), self.host_id)
@@ -92,13 +92,13 @@ class HostsController:
         self.allocations = HostAllocationsController()
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         common.authorize(RULE + "list")
         records = hosts.list_hosts(common.context())
         return {"hosts": [views.host(r) for r in records]}
 
     @index.when(method="POST", template="json")
-    def index_post(self) -> dict:
+    def index_post(self, **query) -> dict:
         common.authorize(RULE + "create")
         body = common.body()
         name = body.pop("name", None)

@@ -47,11 +47,11 @@ class LeaseController:
         self.lease_id = lease_id
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         return {"lease": views.lease(_owned(self.lease_id, "get"))}
 
     @index.when(method="PUT", template="json")
-    def index_put(self) -> dict:
+    def index_put(self, **query) -> dict:
         body = common.body()
         lease = _owned(self.lease_id, "update")
         lease = updates.update_lease(common.context(), lease, body)
@@ -60,7 +60,7 @@ class LeaseController:
         return {"lease": views.lease(lease)}
 
     @index.when(method="DELETE", template="json")
-    def index_delete(self):
+    def index_delete(self, **query):
         lease = _owned(self.lease_id, "delete")
         if manager.delete_lease(common.context(), lease):
             common.wake_conductors()
@@ -71,7 +71,7 @@ class LeasesController:
     """``/leases``: list and create."""
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self, **query) -> dict:
         ctx = common.context()
         common.authorize(RULE + "list")
         everyone = common.allowed(RULE + "list_all_projects")
@@ -79,7 +79,7 @@ class LeasesController:
         return {"leases": [views.lease(lease) for lease in leases]}
 
     @index.when(method="POST", template="json")
-    def index_post(self) -> dict:
+    def index_post(self, **query) -> dict:
         common.authorize(RULE + "create")
         lease = manager.create_lease(common.context(), common.body())
         if _soon(lease):

@@ -31,7 +31,7 @@ def inst(key="r", amount=1, v=1, m=1024, d=10, affinity=None, filt=None):
 W = alloc.Window(t(0), t(10))
 
 
-# -- brute force reference ---------------------------------------------------
+# -- brute force reference ----------------------------------------------------
 def usage_at(bookings, host_id, when, pad=datetime.timedelta(0)):
     used = [0, 0, 0]
     excl = False
@@ -118,7 +118,7 @@ def assert_no_overcommit(hosts, existing, planned, window):
             assert len(others) == 1, "an exclusive host is shared"
 
 
-# -- strategies ----------------------------------------------------------------
+# -- strategies ---------------------------------------------------------------
 hosts_st = st.lists(
     st.builds(
         lambda v, m, d, r: (v, m, d, r),
@@ -228,7 +228,7 @@ def feasible(req, hosts, bookings, window) -> bool:
     return sum(slots) >= req.amount
 
 
-# -- properties --------------------------------------------------------------------
+# -- properties ---------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
 @given(scenario(), st.integers(-3, 12), st.integers(1, 9))
 def test_peak_usage_equals_brute_force(sc, start, length):
@@ -345,7 +345,7 @@ def test_anti_affinity_packs_onto_busiest_hosts(sc, amount):
         assert all(score[c] >= score[left_out] for c in chosen)
 
 
-# -- examples ------------------------------------------------------------------------
+# -- examples -----------------------------------------------------------------
 def test_sweep_counts_only_concurrent_bookings():
     # Two 3-vCPU bookings that do not overlap each other leave 1 vCPU at
     # peak; a whole-lease sum would wrongly say -2.

@@ -1,0 +1,60 @@
+"""The seam the local NFVO's grant uses to honour a reservation.
+
+An instantiate request may carry a reservation id (``additionalParams``);
+the grant then calls :func:`grant_info` and puts what it returns into the
+Grant (``reservationId``, the flavour in
+``vimAssets.computeResourceFlavours``, the server group in the placement
+data) so the OpenStack driver boots with them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tacker_ng.db import api as db_api
+from tacker_ng.reservation import exceptions, store
+from tacker_ng.reservation import status as st
+
+
+def grant_info(context, reservation_id: str) -> dict[str, Any]:
+    """What a grant needs from an active reservation of the caller's project.
+
+    Returns ``{"reservationId", "resource_type", "flavour_id" (the Nova
+    flavor id, None for physical:host), "server_group_id" (None unless
+    affinity was true or false), "hosts" (Nova compute host names),
+    "zones" (their availability zones), "lease_id", "end_date"}``.
+
+    Raises :class:`~.exceptions.ReservationNotFound` (404) when unknown,
+    :class:`~.exceptions.ReservationForbidden` (403) when it belongs to
+    another project than ``context.project_id`` (admins included: a
+    reservation is capacity of one project), and
+    :class:`~.exceptions.ReservationNotActive` (409) unless the
+    reservation and its lease are active, i.e. its Nova flavor, server
+    group and aggregate exist.
+    """
+    with db_api.reader(context) as session:
+        found = store.find_reservation(session, reservation_id)
+        if found is None:
+            raise exceptions.ReservationNotFound(reservation_id=reservation_id)
+        res, lease = found
+        if lease["project_id"] != context.project_id:
+            raise exceptions.ReservationForbidden(
+                reservation_id=reservation_id
+            )
+        if res["status"] != st.RES_ACTIVE or lease["status"] != st.ACTIVE:
+            raise exceptions.ReservationNotActive(
+                reservation_id=reservation_id,
+                status=f"{res['status']} (lease {lease['status']})",
+            )
+        hosts = store.host_details(session, reservation_id)
+    detail = res["detail"]
+    return {
+        "reservationId": reservation_id,
+        "resource_type": res["resource_type"],
+        "flavour_id": detail.get("flavor_id"),
+        "server_group_id": detail.get("server_group_id"),
+        "hosts": [h["service_name"] for h in hosts],
+        "zones": sorted({h["zone"] for h in hosts if h["zone"]}),
+        "lease_id": lease["id"],
+        "end_date": lease["end_date"],
+    }
