@@ -26,8 +26,14 @@ ALGORITHMS = {
 _MAX_MANIFEST_SIZE = 4 * 1024 * 1024
 _HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
 _URI_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_ENTRY_KEYS = ("Source", "Algorithm", "Hash", "Content-Type", "Signature")
-_ENTRY_KEYS += ("Certificate",)
+_ENTRY_KEYS: tuple[str, ...] = (
+    "Source",
+    "Algorithm",
+    "Hash",
+    "Content-Type",
+    "Signature",
+    "Certificate",
+)
 
 
 @dataclasses.dataclass(frozen=True)

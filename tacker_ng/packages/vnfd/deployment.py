@@ -217,13 +217,13 @@ def check_vdus_deployable(
         and user is not None
         and (user.class_name == STANDARD_USER_DATA)
     ):
-        for vdu in vdus:
-            if vdu not in hot.resources:
+        for vdu_id in vdus:
+            if vdu_id not in hot.resources:
                 raise InvalidVnfd(
-                    f"no resource named {vdu} in {hot.template} "
+                    f"no resource named {vdu_id} in {hot.template} "
                     "(StandardUserData needs one per VDU)",
                     file=flavour_file,
-                    node=vdu,
+                    node=vdu_id,
                 )
     if hot is None and resources:
         workloads = {r.name for r in resources if r.kind in WORKLOAD_KINDS}

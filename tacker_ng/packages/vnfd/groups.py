@@ -89,7 +89,9 @@ class GroupPolicyChecker:
         if not isinstance(body, dict):
             raise InvalidVnfd(f"{kind} is not a mapping", file=path, node=name)
         type_name = body.get("type")
-        if not self.registry.has(section, type_name):
+        if not isinstance(type_name, str) or not self.registry.has(
+            section, type_name
+        ):
             raise InvalidVnfd(
                 f"unknown {kind} type {type_name!r}", file=path, node=name
             )
@@ -143,7 +145,7 @@ def policy_items(raw: Any, path: str) -> list[tuple[str, Any]]:
         return list(raw.items())
     if not isinstance(raw, list):
         raise InvalidVnfd("policies is not a list", file=path)
-    items = []
+    items: list[tuple[str, Any]] = []
     for item in raw:
         if not isinstance(item, dict) or len(item) != 1:
             raise InvalidVnfd(

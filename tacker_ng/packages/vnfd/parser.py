@@ -174,8 +174,10 @@ class _Builder:
         reg, path = self.registry, topology.file
         subst = topology.substitution_mappings or {}
         node_type = subst.get("node_type")
-        if not reg.has("node_types", node_type) or not reg.derives_from(
-            "node_types", node_type, VNF_TYPE
+        if (
+            not isinstance(node_type, str)
+            or not reg.has("node_types", node_type)
+            or not reg.derives_from("node_types", node_type, VNF_TYPE)
         ):
             raise InvalidVnfd(
                 f"substitution_mappings node_type {node_type!r} is not a "

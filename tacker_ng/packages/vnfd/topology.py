@@ -113,7 +113,9 @@ class TopologyChecker:
         if not isinstance(body, dict):
             raise fail("node template is not a mapping")
         type_name = body.get("type")
-        if not reg.has("node_types", type_name):
+        if not isinstance(type_name, str) or not reg.has(
+            "node_types", type_name
+        ):
             raise fail(f"unknown node type {type_name!r}")
         definitions = reg.merged("node_types", type_name, "properties")
         values = body.get("properties") or {}
@@ -228,7 +230,9 @@ class TopologyChecker:
                 if isinstance(target_body, dict)
                 else None
             )
-            if not reg.has("node_types", target_type):
+            if not isinstance(target_type, str) or not reg.has(
+                "node_types", target_type
+            ):
                 raise InvalidVnfd(
                     f"unknown node type {target_type!r}",
                     file=path,
@@ -300,7 +304,9 @@ class TopologyChecker:
                     f"artifact {art_name} has no file", file=path, node=name
                 )
             art_type = value.get("type")
-            if not self.registry.has("artifact_types", art_type):
+            if not isinstance(art_type, str) or not self.registry.has(
+                "artifact_types", art_type
+            ):
                 raise InvalidVnfd(
                     f"artifact {art_name} has unknown type {art_type!r}",
                     file=path,
