@@ -144,9 +144,10 @@ def _compare(sql, leaf, ftype, op, values) -> sa.ColumnElement[bool]:
     if kind == fm.DATETIME:
         values = tuple(sql.datetime_value(leaf, v) for v in values)
     if op in ("eq", "in"):
-        if len(values) == 1:
-            return expr == values[0]
-        return expr.in_(values)
+        expr = expr == values[0] if len(values) == 1 else expr.in_(values)
+        if isinstance(leaf, _ColumnLeaf):
+            return sql.indexed(leaf.column, kind, values, expr)
+        return expr
     if op == "cont":
         return sa.or_(*(sql.contains(expr, v) for v in values))
     if kind == fm.STRING:
@@ -206,6 +207,10 @@ class _Sql:
 
     def column(self, column: sa.Column, kind: str) -> sa.ColumnElement:
         return column
+
+    def indexed(self, column, kind, values, expr) -> sa.ColumnElement[bool]:
+        """``expr`` (an equality on ``column``) in a form indexes serve."""
+        return expr
 
     def datetime_value(self, leaf, value) -> Any:
         return value
@@ -368,6 +373,13 @@ class _MariaDB(_Sql):
         if kind == fm.STRING:
             return sa.collate(column, self._BIN)
         return column
+
+    def indexed(self, column, kind, values, expr):
+        if kind != fm.STRING:
+            return expr
+        # The column's (case-insensitive) collation lets its index narrow
+        # the rows down; the binary comparison then decides.
+        return sa.and_(column.in_(values), expr)
 
     def contains(self, expr, value):
         return sa.func.locate(value, expr) > 0
