@@ -24,8 +24,10 @@ def resource(get: bool = True, template: str = "json"):
     """Expose a generic resource whose default handler serves GET only."""
 
     def decorator(func):
+        # No **kwargs: pecan would pass query parameters as keyword
+        # arguments; controllers read them from ``pecan.request.GET``.
         @functools.wraps(func)
-        def handler(self, *args, **kwargs):
+        def handler(self, *args):
             if not get or pecan.request.method not in ("GET", "HEAD"):
                 allowed = ", ".join(_allowed(handler, get))
                 raise exceptions.MethodNotAllowed(
@@ -33,7 +35,7 @@ def resource(get: bool = True, template: str = "json"):
                     f"allowed: {allowed}.",
                     headers={"Allow": allowed},
                 )
-            return func(self, *args, **kwargs)
+            return func(self, *args)
 
         return pecan.expose(generic=True, template=template)(handler)
 

@@ -43,7 +43,7 @@ def instance_links(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
 
 def vnf_instance(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """A VnfInstance (SOL003 5.5.2.2) from a ``vnf_instances`` row."""
-    vim_info = row["vim_connection_info"]
+    vim_info = row.get("vim_connection_info")
     body = {
         "id": row["id"],
         "vnfInstanceName": row["vnf_instance_name"],
@@ -53,14 +53,14 @@ def vnf_instance(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
         "vnfProductName": row["vnf_product_name"],
         "vnfSoftwareVersion": row["vnf_software_version"],
         "vnfdVersion": row["vnfd_version"],
-        "vnfConfigurableProperties": row["vnf_configurable_properties"],
+        "vnfConfigurableProperties": row.get("vnf_configurable_properties"),
         "vimConnectionInfo": crypto.mask(vim_info) if vim_info else None,
         "instantiationState": row["instantiation_state"],
-        "instantiatedVnfInfo": row["instantiated_vnf_info"]
+        "instantiatedVnfInfo": row.get("instantiated_vnf_info")
         if row["instantiation_state"] == lcm.InstantiationState.INSTANTIATED
         else None,
-        "metadata": row["metadata"],
-        "extensions": row["extensions"],
+        "metadata": row.get("metadata"),
+        "extensions": row.get("extensions"),
         "_links": instance_links(base, row),
     }
     return _drop_none(body)
@@ -91,15 +91,15 @@ def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
         "grantId": row["grant_id"],
         "operation": row["operation"],
         "isAutomaticInvocation": row["is_automatic_invocation"],
-        "operationParams": crypto.mask(row["operation_params"])
-        if row["operation_params"]
+        "operationParams": crypto.mask(row.get("operation_params"))
+        if row.get("operation_params")
         else None,
         "isCancelPending": row["is_cancel_pending"],
         "cancelMode": row["cancel_mode"],
-        "error": row["error"],
-        "resourceChanges": row["resource_changes"],
-        "changedInfo": row["changed_info"],
-        "changedExtConnectivity": row["changed_ext_connectivity"],
+        "error": row.get("error"),
+        "resourceChanges": row.get("resource_changes"),
+        "changedInfo": row.get("changed_info"),
+        "changedExtConnectivity": row.get("changed_ext_connectivity"),
         "_links": links,
     }
     return _drop_none(body)
@@ -110,7 +110,7 @@ def subscription(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     return _drop_none(
         {
             "id": row["id"],
-            "filter": row["filter"],
+            "filter": row.get("filter"),
             "callbackUri": row["callback_uri"],
             "verbosity": row["verbosity"],
             "_links": {

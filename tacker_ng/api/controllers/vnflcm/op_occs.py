@@ -3,6 +3,7 @@
 import pecan
 
 from tacker_ng import exceptions
+from tacker_ng.api import listing as api_listing
 from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import common, listing
 from tacker_ng.api.schemas import vnflcm as schemas
@@ -111,8 +112,7 @@ class OpOccsController:
         ctx = common.context()
         common.authorize(f"{P}:op_occ_index")
         return listing.respond(
-            "VnfLcmOpOcc",
-            vnf_lcm.OP_OCCS,
+            api_listing.VNF_LCM_OP_OCCS,
             common.scope(ctx),
             lambda row: views.op_occ(common.base_url(), row),
         )

@@ -7,6 +7,7 @@ import pecan
 from oslo_config import cfg
 
 from tacker_ng import crypto, exceptions
+from tacker_ng.api import listing as api_listing
 from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import common, listing
 from tacker_ng.api.schemas import vnflcm as schemas
@@ -81,8 +82,7 @@ class SubscriptionsController:
         ctx = common.context()
         common.authorize(f"{P}:subscription_index")
         return listing.respond(
-            "LccnSubscription",
-            subscriptions_db.SUBSCRIPTIONS,
+            api_listing.SUBSCRIPTIONS,
             common.scope(ctx),
             lambda row: views.subscription(common.base_url(), row),
         )

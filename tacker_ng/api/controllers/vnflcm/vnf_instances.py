@@ -3,6 +3,7 @@
 import pecan
 
 from tacker_ng import crypto, exceptions
+from tacker_ng.api import listing as api_listing
 from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import (
     common,
@@ -105,8 +106,7 @@ class VnfInstancesController:
         ctx = common.context()
         common.authorize(f"{P}:index")
         return listing.respond(
-            "VnfInstance",
-            vnf_lcm.INSTANCES,
+            api_listing.VNF_INSTANCES,
             common.scope(ctx),
             lambda row: views.vnf_instance(common.base_url(), row),
         )

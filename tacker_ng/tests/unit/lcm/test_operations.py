@@ -186,3 +186,47 @@ def test_terminate_then_delete_notifies_and_frees_package(lcm):
             sa.select(models.VnfPackage.usage_state)
         ).scalar_one()
     assert usage == "NOT_IN_USE"
+
+
+def test_list_filter_selectors_and_paging(lcm, conf):
+    conf.set_override("max_page_size", 2, group="api")
+    ids = [lcm.create(vnfInstanceName=f"vnf-{i}")["id"] for i in range(5)]
+    lcm.run(ids[0], "instantiate", {"flavourId": "simple"})
+    seen, url = [], "/vnflcm/v2/vnf_instances"
+    while url:
+        resp = lcm.app.get(url, headers=V)
+        assert len(resp.json) <= 2
+        seen += [i["id"] for i in resp.json]
+        link = resp.headers.get("Link")
+        url = link[link.index("/vnflcm") : link.index(">")] if link else None
+    assert seen == ids
+    resp = lcm.app.get(
+        "/vnflcm/v2/vnf_instances",
+        params={"filter": "(eq,instantiationState,INSTANTIATED)"},
+        headers=V,
+    )
+    assert [i["id"] for i in resp.json] == [ids[0]]
+    # Complex attributes are left out by default and come with all_fields.
+    assert "instantiatedVnfInfo" not in resp.json[0]
+    full = lcm.app.get(
+        "/vnflcm/v2/vnf_instances",
+        params={
+            "filter": "(eq,instantiationState,INSTANTIATED)",
+            "all_fields": "",
+        },
+        headers=V,
+    ).json
+    assert full[0]["instantiatedVnfInfo"]["flavourId"] == "simple"
+    bad = lcm.app.get(
+        "/vnflcm/v2/vnf_instances",
+        params={"filter": "(eq,nope,1)"},
+        headers=V,
+        expect_errors=True,
+    )
+    assert bad.status_int == 400
+    occs = lcm.app.get(
+        "/vnflcm/v2/vnf_lcm_op_occs",
+        params={"filter": "(eq,operation,INSTANTIATE)"},
+        headers=V,
+    ).json
+    assert [o["vnfInstanceId"] for o in occs] == [ids[0]]
