@@ -13,6 +13,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from tacker_ng import conf as _conf  # noqa: F401 (registers [api])
 from tacker_ng import exceptions
 from tacker_ng.api import filtering, selectors
 from tacker_ng.db import field_maps, filters, paging
