@@ -27,6 +27,16 @@ class Base(orm.DeclarativeBase):
     )
 
 
+def _page_indexes(table: str) -> tuple[sa.Index, sa.Index]:
+    """Keyset-paging indexes: (created_at, id), per project too."""
+    return (
+        sa.Index(f"{table}_page_idx", "created_at", "id"),
+        sa.Index(
+            f"{table}_project_page_idx", "project_id", "created_at", "id"
+        ),
+    )
+
+
 def _uuid_pk() -> orm.Mapped[str]:
     return orm.mapped_column(sa.String(36), primary_key=True)
 
@@ -37,6 +47,7 @@ class VnfPackage(Base):
     __tablename__ = "vnf_packages"
     __table_args__ = (
         sa.UniqueConstraint("vnfd_id", name="uniq_vnf_packages0vnfd_id"),
+        *_page_indexes("vnf_packages"),
     )
 
     id: orm.Mapped[str] = _uuid_pk()
@@ -73,6 +84,7 @@ class VnfInstance(Base):
     """A VNF instance (SOL003 VnfInstance)."""
 
     __tablename__ = "vnf_instances"
+    __table_args__ = _page_indexes("vnf_instances")
 
     id: orm.Mapped[str] = _uuid_pk()
     vnf_instance_name: orm.Mapped[str | None] = orm.mapped_column(
@@ -129,6 +141,7 @@ class VnfLcmOpOcc(Base):
             "vnf_instance_id",
             "created_at",
         ),
+        *_page_indexes("vnf_lcm_op_occs"),
     )
 
     id: orm.Mapped[str] = _uuid_pk()
@@ -175,6 +188,7 @@ class LccnSubscription(Base):
     """A subscription to LCM notifications (SOL003 LccnSubscription)."""
 
     __tablename__ = "lccn_subscriptions"
+    __table_args__ = _page_indexes("lccn_subscriptions")
 
     id: orm.Mapped[str] = _uuid_pk()
     callback_uri: orm.Mapped[str] = orm.mapped_column(sa.Text, nullable=False)
