@@ -19,6 +19,7 @@ SECTION_MODULES: tuple[str, ...] = (
     "coordination",
     "nfvo",
     "notification",
+    "openstack",
     "placement",
     "reservation",
     "vim",

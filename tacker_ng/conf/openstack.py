@@ -1,0 +1,64 @@
+"""``[openstack]`` options of the OpenStack infra driver (Heat + Nova).
+
+How long and how often the driver waits for Heat stacks, and the seed of
+the zone reselection's random pick (for reproducible tests).
+"""
+
+from oslo_config import cfg
+
+opts = [
+    cfg.IntOpt(
+        "stack_timeout",
+        default=1800,
+        min=1,
+        help="Seconds a Heat stack create, update or delete may take "
+        "before the LCM operation fails (FAILED_TEMP). Also passed to "
+        "Heat as the stack timeout (rounded up to minutes).",
+    ),
+    cfg.FloatOpt(
+        "stack_poll_interval",
+        default=1.0,
+        min=0.05,
+        help="First wait in seconds between two reads of a stack's status; "
+        "each further wait grows by half, up to stack_poll_max_interval.",
+    ),
+    cfg.FloatOpt(
+        "stack_poll_max_interval",
+        default=3.0,
+        min=0.05,
+        help="Longest wait in seconds between two reads of a stack's "
+        "status (the backoff's cap).",
+    ),
+    cfg.IntOpt(
+        "stack_settle_timeout",
+        default=60,
+        min=0,
+        help="After a failed stack create/update, seconds to wait until "
+        "no nested resource is still in progress, so that every failure "
+        "of that attempt is known before a zone is reselected.",
+    ),
+    cfg.IntOpt(
+        "zone_choice_seed",
+        help="Seed of the random zone choice of AZ reselection. Unset: a "
+        "fresh random choice each time (production). Set it only to "
+        "make tests reproducible.",
+    ),
+    cfg.StrOpt(
+        "endpoint_interface",
+        default="public",
+        choices=[
+            ("public", "the catalog's public endpoints"),
+            ("internal", "the catalog's internal endpoints"),
+            ("admin", "the catalog's admin endpoints"),
+        ],
+        help="Keystone catalog interface of the Heat and Nova endpoints.",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(opts, group="openstack")
+
+
+def list_opts() -> list[tuple[str, list]]:
+    return [("openstack", opts)]

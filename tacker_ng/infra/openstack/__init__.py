@@ -1,0 +1,1 @@
+"""OpenStack infra driver: Heat stacks, Nova zones, AZ reselection."""

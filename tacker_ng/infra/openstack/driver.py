@@ -1,0 +1,342 @@
+"""The OpenStack infra driver (vimType ``ETSINFV.OPENSTACK_KEYSTONE.V_3``).
+
+One Heat stack per VNF instance (``vnf-<instance id>``), built from the
+flavour's BaseHOT the StandardUserData way: one resource per VNFC with
+its own flavour, image and granted zone. Instantiate, scale, scale to
+level, heal and change flavour are a stack create/update of the wanted
+VNFC set, with AZ reselection when a zone lacks capacity; terminate
+deletes the stack; rollback deletes it (instantiate) or restores the
+VNFC set the instance had before.
+"""
+
+import dataclasses
+import time
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import (
+    az_reselect,
+    heat,
+    hot,
+    info,
+    nova,
+    session,
+    vnfcs,
+)
+from tacker_ng.infra.openstack import errors as os_errors
+from tacker_ng.objects import lcm
+from tacker_ng.placement import az_errors, az_select
+
+LOG = logging.getLogger(__name__)
+Op = lcm.Operation
+COMPLETE = ("CREATE_COMPLETE", "UPDATE_COMPLETE")
+
+
+@dataclasses.dataclass
+class _Vim:
+    """Clients and identity of the VIM one operation runs on."""
+
+    vim_id: str
+    session: session.TimedSession
+    heat: heat.Heat
+    nova: nova.Nova
+
+
+class OpenStackDriver(base.InfraDriver):
+    """Heat + Nova driver with fallbackBestEffort zone reselection."""
+
+    name = "openstack"
+
+    def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
+        self.conf = conf
+        #: Timing of the last operation (tools/bench reads it).
+        self.last_timing: dict[str, Any] = {}
+
+    # -- plumbing --------------------------------------------------------
+    def _vim(self, task: base.LcmTask) -> _Vim:
+        vim_id, vim = session.vim_of(task, self.conf)
+        sess, region = session.make_session(vim)
+        return _Vim(
+            vim_id,
+            sess,
+            heat.Heat(sess, region, self.conf, task.check_cancel),
+            nova.Nova(sess, region, self.conf),
+        )
+
+    @staticmethod
+    def stack_name(task: base.LcmTask) -> str:
+        return f"vnf-{task.instance['id']}"
+
+    def _stack_id(self, task: base.LcmTask, vim: _Vim) -> str | None:
+        stack_id = task.progress.get("stack_id")
+        if stack_id and vim.heat.find(stack_id):
+            return stack_id
+        found = vim.heat.find(self.stack_name(task))
+        return found["id"] if found else None
+
+    def list_zones(self, vim: dict[str, Any]) -> list[str]:
+        """Usable compute zones of the VIM (for the local NFVO)."""
+        sess, region = session.make_session(vim)
+        return nova.Nova(sess, region, self.conf).zones()
+
+    def _timed(self, task: base.LcmTask, vim: _Vim, started: float) -> None:
+        total = time.perf_counter() - started
+        client = vim.session.timer.seconds
+        waited = vim.heat.waited
+        self.last_timing = {
+            "total_s": round(total, 3),
+            "client_calls": vim.session.timer.calls,
+            "client_s": round(client, 3),
+            "poll_wait_s": round(waited, 3),
+            "vnfm_s": round(max(total - client - waited, 0.0), 3),
+        }
+        task.progress["timing"] = self.last_timing
+        task.save_progress()
+
+    # -- operations ------------------------------------------------------
+    def instantiate(self, task: base.LcmTask) -> base.LcmResult:
+        return self._apply(task)
+
+    def scale(self, task: base.LcmTask) -> base.LcmResult:
+        return self._apply(task)
+
+    def scale_to_level(self, task: base.LcmTask) -> base.LcmResult:
+        return self._apply(task)
+
+    def heal(self, task: base.LcmTask) -> base.LcmResult:
+        return self._apply(task)
+
+    def change_flavour(self, task: base.LcmTask) -> base.LcmResult:
+        return self._apply(task)
+
+    def terminate(self, task: base.LcmTask) -> base.LcmResult:
+        started = time.perf_counter()
+        vim = self._vim(task)
+        stack_id = self._stack_id(task, vim)
+        if stack_id:
+            vim.heat.delete(stack_id)
+        plan = vnfcs.Plan(
+            "", vnfcs.existing(task.instance), [], set(), set(), []
+        )
+        plan.removed = plan.before
+        self._timed(task, vim, started)
+        return base.LcmResult(
+            resource_changes=info.resource_changes(plan, vim.vim_id)
+        )
+
+    def rollback(self, task: base.LcmTask) -> base.LcmResult:
+        """Instantiate: delete the stack. Others: restore the VNFC set
+        (and flavour) the instance had before the failed operation."""
+        vim = self._vim(task)
+        stack_id = self._stack_id(task, vim)
+        if task.operation == Op.INSTANTIATE:
+            if stack_id:
+                vim.heat.delete(stack_id)
+            return base.LcmResult()
+        if task.operation not in (
+            Op.SCALE,
+            Op.SCALE_TO_LEVEL,
+            Op.HEAL,
+            Op.CHANGE_FLAVOUR,
+        ):
+            return self._unsupported(task)
+        if not stack_id or not task.progress.get("stack_changed"):
+            return base.LcmResult()
+        old = task.instance["instantiatedVnfInfo"]["flavourId"]
+        flavour = task.vnfd.flavour(old)
+        before = vnfcs.existing(task.instance)
+        top, files = hot.load(task.package_root, flavour)
+        template = hot.expand(top, flavour, before)
+        params = hot.nfv_parameter(
+            flavour, before, info.cp_networks(task), template
+        )
+        vim.heat.update(stack_id, template, files, {"nfv": params})
+        stack = vim.heat.wait(stack_id)
+        if stack["stack_status"] not in COMPLETE:
+            raise os_errors.StackFailed(
+                stack=stack_id,
+                action="UPDATE (rollback)",
+                reason=stack.get("stack_status_reason"),
+            )
+        self._read_servers(vim, stack_id, before)
+        rollback_task = dataclasses.replace(task, request={})
+        return base.LcmResult(
+            instantiated_vnf_info=info.instantiated_vnf_info(
+                rollback_task, flavour, before, vim.vim_id
+            )
+        )
+
+    # -- the common path -------------------------------------------------
+    def _apply(self, task: base.LcmTask) -> base.LcmResult:
+        started = time.perf_counter()
+        flavour = task.vnfd.flavour(task.flavour_id)
+        top, files = hot.load(task.package_root, flavour)
+        plan = vnfcs.plan(task, flavour)
+        networks = info.cp_networks(task)
+        vim = self._vim(task)
+        progress = task.progress
+        stack_id = self._stack_id(task, vim)
+        if task.operation != Op.INSTANTIATE and stack_id is None:
+            raise os_errors.VimError(
+                reason=f"stack {self.stack_name(task)} not found"
+            )
+        assignment = {v.name: v.zone for v in plan.after}
+        assignment.update(progress.get("assignment") or {})
+        if plan.recreate and stack_id and not progress.get("marked"):
+            self._mark_unhealthy(task, vim, stack_id, plan)
+        names = {v.name for v in plan.after}
+        state = {"stack_id": stack_id}
+
+        def attempt(zones: dict[str, str | None]) -> az_reselect.Outcome:
+            vnfcs.apply_zones(plan.after, zones)
+            template = hot.expand(top, flavour, plan.after)
+            params = {
+                "nfv": hot.nfv_parameter(
+                    flavour, plan.after, networks, template
+                )
+            }
+            record = {
+                "action": "UPDATE" if state["stack_id"] else "CREATE",
+                "zones": dict(zones),
+            }
+            progress.setdefault("attempts", []).append(record)
+            task.save_progress()
+            marker = None
+            if state["stack_id"] is None:
+                state["stack_id"] = vim.heat.create(
+                    self.stack_name(task), template, files, params
+                )
+                progress["stack_id"] = state["stack_id"]
+            else:
+                marker = vim.heat.last_event_id(state["stack_id"])
+                progress["stack_changed"] = True
+                task.save_progress()
+                vim.heat.update(state["stack_id"], template, files, params)
+            task.save_progress()
+            stack = vim.heat.wait(state["stack_id"])
+            record["status"] = stack["stack_status"]
+            task.save_progress()
+            if stack["stack_status"] in COMPLETE:
+                return az_reselect.Outcome(ok=True)
+            return self._outcome(vim, state["stack_id"], marker, names, stack)
+
+        def remember(zones: dict[str, str | None]) -> None:
+            progress["assignment"] = dict(zones)
+            task.save_progress()
+
+        final = az_reselect.run(
+            attempt=attempt,
+            assignment=assignment,
+            members=[
+                az_select.Member(v.name, v.vdu_id, v.name in plan.movable)
+                for v in plan.after
+            ],
+            rules=az_select.ZoneRules.of_flavour(flavour),
+            list_zones=vim.nova.zones,
+            on_change=remember,
+            stack=self.stack_name(task),
+            action="CREATE" if task.operation == Op.INSTANTIATE else "UPDATE",
+            conf=self.conf,
+        )
+        vnfcs.apply_zones(plan.after, final)
+        self._read_servers(vim, state["stack_id"], plan.after)
+        result = base.LcmResult(
+            instantiated_vnf_info=info.instantiated_vnf_info(
+                task, flavour, plan.after, vim.vim_id
+            ),
+            resource_changes=info.resource_changes(plan, vim.vim_id),
+        )
+        self._timed(task, vim, started)
+        return result
+
+    def _mark_unhealthy(self, task, vim: _Vim, stack_id: str, plan) -> None:
+        """Heal (and change flavour): have Heat replace these servers."""
+        servers = heat.servers_by_vnfc(
+            vim.heat.resources(stack_id), plan.recreate
+        )
+        for name in sorted(plan.recreate):
+            server = servers.get(name)
+            if server is None:
+                continue
+            vim.heat.mark_unhealthy(
+                heat.nested_stack_id(server) or stack_id,
+                server["resource_name"],
+                f"{task.operation} requested by op occ {task.op_occ_id}",
+            )
+        task.progress["marked"] = True
+        task.progress["stack_changed"] = True
+        task.save_progress()
+
+    def _outcome(
+        self, vim: _Vim, stack_id: str, marker, names: set[str], stack: dict
+    ) -> az_reselect.Outcome:
+        """Why an attempt failed: Heat's events, plus Nova's fault of
+        servers Heat stopped watching (cancelled once another failed)."""
+        resources = vim.heat.settle(stack_id)
+        events = vim.heat.events_since(stack_id, marker)
+        status = {
+            r["resource_name"]: r["resource_status"]
+            for r in resources
+            if not r.get("parent_resource")
+        }
+        incomplete = {n for n in names if status.get(n) not in COMPLETE}
+        pattern = self.conf.placement.az_resource_error_regex
+        found = az_errors.failures(events, names, pattern)
+        explained = {f.vnfc for f in found if f.vnfc and not f.cancelled}
+        servers = heat.servers_by_vnfc(resources, incomplete - explained)
+        for name, server in sorted(servers.items()):
+            fault = self._nova_fault(vim, server.get("physical_resource_id"))
+            if fault:
+                events.append(
+                    {
+                        "resource_name": name,
+                        "resource_status": "CREATE_FAILED",
+                        "resource_status_reason": (
+                            f"ResourceInError: resources.{name}.resources."
+                            f"{server['resource_name']}: Went to status "
+                            f'ERROR due to "Message: {fault}" (from Nova)'
+                        ),
+                    }
+                )
+        if servers:
+            found = az_errors.failures(events, names, pattern)
+        return az_reselect.Outcome(
+            ok=False,
+            failures=found,
+            incomplete=incomplete,
+            reason=stack.get("stack_status_reason") or "",
+        )
+
+    @staticmethod
+    def _nova_fault(vim: _Vim, server_id: str | None) -> str | None:
+        if not server_id:
+            return None
+        server = vim.nova.server(server_id)
+        if not server or server["status"] != "ERROR":
+            return None
+        fault = server["fault"]
+        return f"{fault.get('message', '')}, Code: {fault.get('code', '')}"
+
+    def _read_servers(self, vim: _Vim, stack_id: str, wanted: list) -> None:
+        """Fill server ids and the zones Nova really placed them in."""
+        names = {v.name for v in wanted}
+        servers = heat.servers_by_vnfc(vim.heat.resources(stack_id), names)
+        for vnfc in wanted:
+            server = servers.get(vnfc.name)
+            if server is None:
+                raise os_errors.VimError(
+                    reason=f"stack {stack_id} has no server for {vnfc.name}"
+                )
+            vnfc.server_id = server["physical_resource_id"]
+            seen = vim.nova.server(vnfc.server_id)
+            if seen and seen["zone"] and seen["zone"] != vnfc.zone:
+                LOG.warning(
+                    "%s runs in %s, not in %s",
+                    vnfc.name,
+                    seen["zone"],
+                    vnfc.zone,
+                )
+                vnfc.zone = seen["zone"]

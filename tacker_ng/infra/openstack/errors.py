@@ -1,0 +1,53 @@
+"""Errors of the OpenStack infra driver, each with its ProblemDetails."""
+
+from tacker_ng import exceptions
+
+
+class InvalidVimConnection(exceptions.UnprocessableEntity):
+    """vimConnectionInfo lacks what a Keystone v3 session needs."""
+
+    message = "vimConnectionInfo is not usable: {reason}"
+
+
+class UnsupportedPackage(exceptions.UnprocessableEntity):
+    """The package needs something this driver does not do."""
+
+    message = "The VNF package cannot be deployed on OpenStack: {reason}"
+
+
+class InvalidRequest(exceptions.UnprocessableEntity):
+    """The LCM request lacks what the Heat templates need."""
+
+    message = "The request cannot be deployed: {reason}"
+
+
+class VimError(exceptions.TackerNgError):
+    """Heat or Nova refused or failed a request."""
+
+    status = 502
+    title = "VIM Error"
+    message = "{reason}"
+
+
+class StackFailed(exceptions.TackerNgError):
+    """A Heat stack action ended in *_FAILED (no reselection applies)."""
+
+    status = 502
+    title = "Stack Failed"
+    message = "Heat stack {stack} {action} failed: {reason}"
+
+
+class StackTimeout(exceptions.TackerNgError):
+    status = 504
+    title = "Stack Timeout"
+    message = (
+        "Heat stack {stack} still {status} after {timeout}s "
+        "([openstack] stack_timeout)."
+    )
+
+
+class InsufficientCapacity(exceptions.Conflict):
+    """Capacity failures that zone reselection could not overcome."""
+
+    title = "Insufficient Capacity"
+    message = "{reason}"

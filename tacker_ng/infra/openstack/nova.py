@@ -1,0 +1,114 @@
+"""Nova through python-novaclient: zones, servers and flavours.
+
+Zones come from ``os-availability-zone/detail`` (the spec's
+"GetDetailedAvailabilityZoneInformation"): zones that are available and
+have a host running an enabled, up ``nova-compute``. That call is
+admin-only by Nova's default policy; a project member gets 403, and then
+the zone summary (available zones only, no hosts) is used instead.
+"""
+
+from typing import Any
+
+from novaclient import client as nova_client
+from novaclient import exceptions as nova_exc
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tacker_ng.infra.openstack import errors
+
+LOG = logging.getLogger(__name__)
+MICROVERSION = "2.79"
+INTERNAL_ZONE = "internal"
+
+
+def _compute_up(hosts: dict[str, Any] | None) -> bool:
+    for services in (hosts or {}).values():
+        state = (services or {}).get("nova-compute")
+        if state and state.get("available") and state.get("active"):
+            return True
+    return False
+
+
+def usable_zones(detail: list[dict[str, Any]]) -> list[str]:
+    """Zone names (sorted) with a working nova-compute, from the detail."""
+    return sorted(
+        z["zoneName"]
+        for z in detail
+        if z["zoneName"] != INTERNAL_ZONE
+        and (z.get("zoneState") or {}).get("available")
+        and _compute_up(z.get("hosts"))
+    )
+
+
+class Nova:
+    """The Nova calls of the driver."""
+
+    def __init__(
+        self, session, region: str | None, conf: cfg.ConfigOpts = cfg.CONF
+    ) -> None:
+        self.client = nova_client.Client(
+            MICROVERSION,
+            session=session,
+            region_name=region,
+            endpoint_type=conf.openstack.endpoint_interface,
+        )
+
+    def zones(self) -> list[str]:
+        """Compute availability zones usable for placement (sorted)."""
+        try:
+            detail = self.client.availability_zones.list(detailed=True)
+            return usable_zones([z.to_dict() for z in detail])
+        except nova_exc.Forbidden:
+            LOG.debug(
+                "os-availability-zone/detail is forbidden for this user; "
+                "using the zone summary"
+            )
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova zone list: {exc}") from exc
+        try:
+            summary = self.client.availability_zones.list(detailed=False)
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova zone list: {exc}") from exc
+        return sorted(
+            z.zoneName
+            for z in summary
+            if z.zoneName != INTERNAL_ZONE
+            and (z.zoneState or {}).get("available")
+        )
+
+    def server(self, server_id: str) -> dict[str, Any] | None:
+        """id, status, zone and fault of a server; None if it is gone."""
+        try:
+            server = self.client.servers.get(server_id)
+        except nova_exc.NotFound:
+            return None
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova server show: {exc}") from exc
+        return {
+            "id": server.id,
+            "status": server.status,
+            "zone": getattr(server, "OS-EXT-AZ:availability_zone", None),
+            "fault": getattr(server, "fault", None) or {},
+            "flavor": (getattr(server, "flavor", None) or {}).get(
+                "original_name"
+            ),
+        }
+
+    def flavor_exists(self, name_or_id: str) -> bool:
+        """Whether the VIM has a flavour with this name or id."""
+        try:
+            self.client.flavors.get(name_or_id)
+            return True
+        except nova_exc.NotFound:
+            pass
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova flavor show: {exc}") from exc
+        try:
+            self.client.flavors.find(name=name_or_id)
+            return True
+        except nova_exc.NotFound:
+            return False
+        except nova_exc.NoUniqueMatch:
+            return True
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova flavor list: {exc}") from exc

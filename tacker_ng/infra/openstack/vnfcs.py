@@ -1,0 +1,231 @@
+"""Which VNFCs the stack holds before and after an operation.
+
+Turns the grant (new VNFCs with their zones, VIM flavours and images),
+the instance's ``vnfcResourceInfo`` (existing VNFCs, their index and
+zone in ``metadata``) and the request into a :class:`Plan`. Every VNFC
+becomes one Heat resource ``<VDU>-<index>`` (StandardUserData naming).
+"""
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import errors
+from tacker_ng.objects import lcm
+from tacker_ng.packages.vnfd.model import DeploymentFlavour
+
+SERVER_TYPE = "OS::Nova::Server"
+
+
+@dataclasses.dataclass
+class Vnfc:
+    """One VNFC: SOL id, VDU, index (resource name) and placement."""
+
+    id: str
+    vdu_id: str
+    index: int
+    zone: str | None
+    flavor: str
+    image: str
+    server_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        """Heat resource name and ``nfv.VDU`` key: ``VDU1-0``."""
+        return f"{self.vdu_id}-{self.index}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Vnfc":
+        return cls(**data)
+
+
+@dataclasses.dataclass
+class Plan:
+    """The stack's VNFCs before and after, and who may move where."""
+
+    flavour_id: str
+    before: list[Vnfc]
+    after: list[Vnfc]
+    #: Names of VNFCs the operation creates or recreates (may move zone).
+    movable: set[str]
+    #: Names of existing VNFCs whose servers are recreated (heal).
+    recreate: set[str]
+    removed: list[Vnfc]
+
+    @property
+    def added(self) -> list[Vnfc]:
+        old = {v.id for v in self.before}
+        return [v for v in self.after if v.id not in old]
+
+
+def granted_zones(grant: dict[str, Any]) -> dict[str, str]:
+    """Resource definition id -> zone name (VIM zone), from the Grant."""
+    zone_of = {z["id"]: z.get("zoneId") for z in grant.get("zones") or []}
+    out = {}
+    for item in (grant.get("addResources") or []) + (
+        grant.get("updateResources") or []
+    ):
+        zone = zone_of.get(item.get("zoneId"))
+        if zone:
+            out[item["resourceDefinitionId"]] = zone
+    return out
+
+
+def _vim_asset(grant: dict[str, Any], kind: str, key: str, vdu: str):
+    assets = (grant.get("vimAssets") or {}).get(kind) or []
+    for asset in assets:
+        if asset.get(key) == vdu:
+            return asset
+    return None
+
+
+def flavor_for(flavour: DeploymentFlavour, vdu: str, grant: dict) -> str:
+    """The VIM flavour: the grant's vimAssets, else the VNFD's request."""
+    asset = _vim_asset(
+        grant, "computeResourceFlavours", "vnfdVirtualComputeDescId", vdu
+    )
+    if asset and asset.get("vimFlavourId"):
+        return asset["vimFlavourId"]
+    compute = flavour.vdus[vdu].virtual_compute
+    for capability in (
+        compute.requested_additional_capabilities.values() if compute else ()
+    ):
+        name = (capability or {}).get("requested_additional_capability_name")
+        if name:
+            return name
+    raise errors.UnsupportedPackage(
+        reason=f"no VIM flavour for {vdu}: the grant has no vimAssets and "
+        "the VDU has no requested_additional_capability_name"
+    )
+
+
+def image_for(flavour: DeploymentFlavour, vdu: str, grant: dict) -> str:
+    """The VIM image: the grant's vimAssets, else sw_image_data.name."""
+    asset = _vim_asset(grant, "softwareImages", "vnfdSoftwareImageId", vdu)
+    if asset and asset.get("vimSoftwareImageId"):
+        return asset["vimSoftwareImageId"]
+    image = flavour.vdus[vdu].sw_image_data
+    if image is None:
+        raise errors.UnsupportedPackage(
+            reason=f"{vdu} has no sw_image_data and the grant names no image"
+        )
+    return image.name
+
+
+def existing(instance: dict[str, Any]) -> list[Vnfc]:
+    """The instance's VNFCs as this driver recorded them."""
+    info = instance.get("instantiatedVnfInfo") or {}
+    out = []
+    for item in info.get("vnfcResourceInfo") or []:
+        meta = item.get("metadata") or {}
+        out.append(
+            Vnfc(
+                id=item["id"],
+                vdu_id=item["vduId"],
+                index=int(meta.get("index", 0)),
+                zone=item.get("zoneId") or meta.get("zone"),
+                flavor=meta.get("computeFlavourId", ""),
+                image=meta.get("vcImageId", ""),
+                server_id=(item.get("computeResource") or {}).get(
+                    "resourceId"
+                ),
+            )
+        )
+    return out
+
+
+def _free_indices(taken: Iterable[int]):
+    used = set(taken)
+    index = 0
+    while True:
+        if index not in used:
+            yield index
+        index += 1
+
+
+def new_vnfcs(
+    task: base.LcmTask,
+    flavour: DeploymentFlavour,
+    keep: list[Vnfc],
+) -> list[Vnfc]:
+    """VNFCs the grant adds, with the lowest free index of their VDU."""
+    zones = granted_zones(task.grant)
+    counters: dict[str, Any] = {}
+    out = []
+    for definition in task.grant_request.get("addResources") or []:
+        if definition.get("type") != "COMPUTE":
+            continue
+        vdu = definition["vduId"]
+        if vdu not in flavour.vdus:
+            raise errors.InvalidRequest(
+                reason=f"VDU {vdu} is not in flavour {flavour.flavour_id}"
+            )
+        if vdu not in counters:
+            counters[vdu] = _free_indices(
+                v.index for v in keep if v.vdu_id == vdu
+            )
+        out.append(
+            Vnfc(
+                id=definition["id"],
+                vdu_id=vdu,
+                index=next(counters[vdu]),
+                zone=zones.get(definition["id"]),
+                flavor=flavor_for(flavour, vdu, task.grant),
+                image=image_for(flavour, vdu, task.grant),
+            )
+        )
+    return out
+
+
+def _removed_ids(task: base.LcmTask) -> set[str]:
+    return {d["id"] for d in task.grant_request.get("removeResources") or []}
+
+
+def plan(task: base.LcmTask, flavour: DeploymentFlavour) -> Plan:
+    """The VNFC sets of ``task.operation`` (``flavour`` = the target)."""
+    op = task.operation
+    before = existing(task.instance)
+    if op == lcm.Operation.TERMINATE:
+        return Plan(flavour.flavour_id, before, [], set(), set(), before)
+    if op in (lcm.Operation.INSTANTIATE, lcm.Operation.CHANGE_FLAVOUR):
+        after = new_vnfcs(task, flavour, [])
+        names = {v.name for v in after}
+        recreate = {v.name for v in before if v.name in names}
+        return Plan(flavour.flavour_id, before, after, names, recreate, before)
+    if op in (lcm.Operation.SCALE, lcm.Operation.SCALE_TO_LEVEL):
+        gone = _removed_ids(task)
+        keep = [v for v in before if v.id not in gone]
+        added = new_vnfcs(task, flavour, keep)
+        return Plan(
+            flavour.flavour_id,
+            before,
+            keep + added,
+            {v.name for v in added},
+            set(),
+            [v for v in before if v.id in gone],
+        )
+    if op == lcm.Operation.HEAL:
+        targets = {
+            d["id"] for d in task.grant_request.get("updateResources") or []
+        }
+        zones = granted_zones(task.grant)
+        after = []
+        for v in before:
+            moved = dataclasses.replace(v)
+            if v.id in targets and zones.get(v.id):
+                moved.zone = zones[v.id]
+            after.append(moved)
+        names = {v.name for v in before if v.id in targets}
+        return Plan(flavour.flavour_id, before, after, names, names, [])
+    raise base.OperationNotSupported(driver="openstack", operation=op)
+
+
+def apply_zones(vnfcs: list[Vnfc], assignment: dict[str, str | None]) -> None:
+    """Set each VNFC's zone from a reselection result (by name)."""
+    for v in vnfcs:
+        if v.name in assignment:
+            v.zone = assignment[v.name]

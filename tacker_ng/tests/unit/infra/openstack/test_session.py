@@ -1,0 +1,143 @@
+"""vimConnectionInfo -> Keystone v3 session; which VIM an operation uses."""
+
+import logging
+import os
+
+import pytest
+from keystoneauth1 import session as ks_session
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import errors, session
+from tacker_ng.objects import lcm
+
+VIM = {
+    "vimId": "v",
+    "vimType": session.VIM_TYPE,
+    "interfaceInfo": {"endpoint": "https://keystone.example:5000/v3"},
+    "accessInfo": {
+        "username": "vnfuser",
+        "password": "s3cret-pw",
+        "project": "vnf",
+        "projectDomain": "Default",
+        "userDomain": "Default",
+        "region": "RegionOne",
+    },
+}
+
+
+def test_session_from_vim_connection_info(caplog):
+    caplog.set_level(logging.DEBUG)
+    sess, region = session.make_session(VIM)
+    assert isinstance(sess, ks_session.Session)
+    assert region == "RegionOne"
+    auth = sess.auth
+    assert auth.auth_url == VIM["interfaceInfo"]["endpoint"]
+    assert auth.auth_methods[0].username == "vnfuser"
+    assert auth.project_name == "vnf"
+    assert sess.verify is True
+    assert "s3cret-pw" not in caplog.text
+    assert "vnfuser" in caplog.text
+
+
+def test_project_id_and_tls_options():
+    vim = {
+        **VIM,
+        "interfaceInfo": {
+            "endpoint": "https://k/v3",
+            "skipCertificateVerification": True,
+        },
+        "accessInfo": {**VIM["accessInfo"], "projectId": "p-1"},
+    }
+    sess, _ = session.make_session(vim)
+    assert sess.verify is False
+    assert sess.auth.project_id == "p-1"
+
+
+def test_ca_certificate_is_written_and_removed_with_the_session():
+    pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+    vim = {
+        **VIM,
+        "interfaceInfo": {"endpoint": "https://k/v3", "ssl_ca_cert": pem},
+    }
+    sess, _ = session.make_session(vim)
+    path = sess.verify
+    with open(path) as f:
+        assert f.read() == pem
+    del sess
+    import gc
+
+    gc.collect()
+    assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize(
+    "drop,missing",
+    [
+        ("username", "username"),
+        ("password", "password"),
+        ("project", "project"),
+    ],
+)
+def test_missing_access_info_is_a_422(drop, missing):
+    vim = {
+        **VIM,
+        "accessInfo": {
+            k: v for k, v in VIM["accessInfo"].items() if k != drop
+        },
+    }
+    with pytest.raises(errors.InvalidVimConnection, match=missing) as exc:
+        session.make_session(vim)
+    assert exc.value.status == 422
+    assert "s3cret-pw" not in exc.value.detail
+
+
+def test_other_vim_type_is_refused():
+    with pytest.raises(errors.InvalidVimConnection, match="kubernetes"):
+        session.make_session({**VIM, "vimType": "kubernetes"})
+
+
+def test_call_timer_counts_requests():
+    timer = session.CallTimer()
+    timer.add(0.5)
+    timer.add(0.25)
+    assert (timer.calls, timer.seconds) == (2, 0.75)
+
+
+def _task(instance, grant):
+    return base.LcmTask(
+        None,
+        lcm.Operation.INSTANTIATE,
+        "o",
+        instance,
+        {},
+        None,
+        None,
+        {},
+        grant,
+        {},
+        lambda: None,
+        lambda: None,
+    )
+
+
+def test_vim_of_prefers_grant_then_named_then_first(conf):
+    a, b = {**VIM, "vimId": "a"}, {**VIM, "vimId": "b"}
+    inst = {"vimConnectionInfo": {"b": b, "a": a}}
+    assert session.vim_of(_task(inst, {}), conf)[0] == "a"
+    named = {"addResources": [{"vimConnectionId": "b"}]}
+    assert session.vim_of(_task(inst, named), conf)[0] == "b"
+    grant = {"vimConnectionInfo": {"g": {**VIM, "vimId": "g"}}}
+    assert session.vim_of(_task(inst, grant), conf)[0] == "g"
+
+
+def test_vim_of_falls_back_to_the_default_vim(conf):
+    with pytest.raises(errors.InvalidVimConnection, match="auth_url"):
+        session.vim_of(_task({}, {}), conf)
+    conf.set_override("auth_url", "http://k/v3", group="vim")
+    conf.set_override("username", "u", group="vim")
+    conf.set_override("password", "p", group="vim")
+    conf.set_override("project_name", "pr", group="vim")
+    vim_id, vim = session.vim_of(_task({}, {}), conf)
+    assert vim_id == "default"
+    sess, _ = session.make_session(vim)
+    assert sess.auth.project_name == "pr"
