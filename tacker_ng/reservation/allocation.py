@@ -179,8 +179,11 @@ def busy_score(host: Host, usage: Usage) -> float:
 class _State:
     """Per-host usage while one lease's reservations are planned."""
 
-    def __init__(self, hosts, bookings, window, pad) -> None:
+    def __init__(self, hosts, bookings, window, pad, usage=None) -> None:
         self.hosts: dict[int, Host] = {h.id: h for h in hosts}
+        if usage is not None:
+            self.usage = {h: usage.get(h, Usage()) for h in self.hosts}
+            return
         by_host: dict[int, list[Booking]] = {h: [] for h in self.hosts}
         for b in bookings:
             if b.host_id in by_host:
@@ -293,6 +296,7 @@ def plan(
     *,
     held: Mapping[str, Mapping[int, int]] | None = None,
     pad: datetime.timedelta = datetime.timedelta(0),
+    usage: Mapping[int, Usage] | None = None,
 ) -> Plan:
     """Choose hosts for every request of one lease, or raise
     :class:`~tacker_ng.reservation.exceptions.InsufficientCapacity`.
@@ -300,9 +304,11 @@ def plan(
     ``bookings`` must not contain the rows of the requests being planned
     (on an update the caller leaves them out and passes them as ``held``).
     ``pad`` (the cleaning time) widens every booking on both sides.
+    ``usage`` are the hosts' peaks when already known (then ``bookings``
+    is not read); hosts without an entry are idle.
     """
     held = held or {}
-    state = _State(hosts, bookings, window, pad)
+    state = _State(hosts, bookings, window, pad, usage)
     result: Plan = {}
     for req in requests:
         mine = held.get(req.key, {})
@@ -331,6 +337,8 @@ def fits(
         for host_id, instances in chosen.get(req.key, {}).items():
             host = state.hosts.get(host_id)
             if host is None or not host.reservable:
+                return False
+            if req.host_filter is not None and not req.host_filter(host):
                 return False
             usage = state.usage[host_id]
             if isinstance(req, HostRequest):

@@ -3,8 +3,10 @@
 An admission costs a constant number of SQL statements, whatever the
 number of hosts and reservations:
 
-1. read transaction: every host (1 SELECT) and every ledger row that
-   overlaps the window (1 SELECT); the pure planner chooses hosts;
+1. read transaction: every host (a fingerprint SELECT, plus one more
+   when the host table changed since the last admission) and each busy
+   host's peak usage in the window (1 grouped SELECT, see
+   :func:`load_usage`); the pure planner chooses hosts;
 2. write transaction: lock the chosen hosts' rows (``SELECT ... ORDER BY
    id FOR UPDATE``), read the ledger rows of those hosts again (1 SELECT),
    re-check the plan, then write (a few multi-row INSERTs).
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 import sqlalchemy as sa
@@ -31,6 +34,7 @@ from sqlalchemy import orm
 
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
+from tacker_ng.db.types import UTCDateTime
 from tacker_ng.reservation import allocation
 
 LOG = logging.getLogger(__name__)
@@ -97,10 +101,103 @@ def to_host(row) -> allocation.Host:
     )
 
 
+class _HostCache:
+    """The host list of the last admission, reused while a cheap
+    fingerprint of the table (count, max id, newest update, reservable
+    count) is unchanged. Only the optimistic plan reads it; the re-check
+    under the lock always reads the locked rows themselves."""
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.hosts: list[allocation.Host] = []
+        self.lock = threading.Lock()
+
+
+_HOSTS = _HostCache()
+
+
 def load_hosts(session: orm.Session) -> list[allocation.Host]:
-    """Every registered host (one SELECT)."""
+    """Every registered host (one SELECT, two when the table changed)."""
+    key = tuple(
+        session.execute(
+            sa.select(
+                sa.func.count(H.id),
+                sa.func.max(H.id),
+                sa.func.max(H.updated_at),
+                sa.func.sum(sa.case((H.reservable, 1), else_=0)),
+            )
+        ).one()
+    )
+    with _HOSTS.lock:
+        if key == _HOSTS.key:
+            return _HOSTS.hosts
     rows = session.execute(sa.select(*HOST_COLUMNS)).all()
-    return [to_host(r) for r in rows]
+    hosts = [to_host(r) for r in rows]
+    with _HOSTS.lock:
+        _HOSTS.key, _HOSTS.hosts = key, hosts
+    return hosts
+
+
+def load_usage(
+    session: orm.Session,
+    window: allocation.Window,
+    exclude: Collection[str] = (),
+) -> dict[int, allocation.Usage]:
+    """Per-host peak usage in the window, computed by the database.
+
+    Usage only rises where a booking starts, so the peak of a host is the
+    largest sum over the bookings covering one of its bookings' (clipped)
+    start points: one grouped self-join returning a row per busy host
+    instead of every ledger row. Agrees with :func:`allocation.peak_usage`
+    (tested); used when there is no cleaning time to pad with.
+    """
+    start = sa.bindparam("ws", window.start, type_=UTCDateTime)
+    query = sa.select(*BOOKING_COLUMNS).where(
+        A.start_date < sa.bindparam("we", window.end, type_=UTCDateTime),
+        A.end_date > start,
+    )
+    if exclude:
+        query = query.where(A.reservation_id.not_in(list(exclude)))
+    w = query.cte("w")
+    w2 = w.alias("w2")
+    point = sa.case((w.c.start_date > start, w.c.start_date), else_=start)
+    points = (
+        sa.select(w.c.host_id, point.label("p")).distinct().subquery("pts")
+    )
+    per_point = (
+        sa.select(
+            points.c.host_id,
+            sa.func.sum(w2.c.instances * w2.c.vcpus).label("v"),
+            sa.func.sum(w2.c.instances * w2.c.memory_mb).label("m"),
+            sa.func.sum(w2.c.instances * w2.c.disk_gb).label("d"),
+            sa.func.max(sa.case((w2.c.exclusive, 1), else_=0)).label("x"),
+        )
+        .join(
+            w2,
+            sa.and_(
+                w2.c.host_id == points.c.host_id,
+                w2.c.start_date <= points.c.p,
+                points.c.p < w2.c.end_date,
+            ),
+        )
+        .group_by(points.c.host_id, points.c.p)
+        .subquery("per_point")
+    )
+    rows = session.execute(
+        sa.select(
+            per_point.c.host_id,
+            sa.func.max(per_point.c.v),
+            sa.func.max(per_point.c.m),
+            sa.func.max(per_point.c.d),
+            sa.func.max(per_point.c.x),
+        ).group_by(per_point.c.host_id)
+    ).all()
+    return {
+        host_id: allocation.Usage(
+            int(v), int(m), int(d), exclusive=bool(x), busy=True
+        )
+        for host_id, v, m, d, x in rows
+    }
 
 
 def lock_hosts(
@@ -175,7 +272,17 @@ class _Admission:
     extra: set[int]
     margin: datetime.timedelta
 
-    def plan(self, hosts, bookings) -> allocation.Plan:
+    def plan(self, session, hosts) -> allocation.Plan:
+        """Plan on the ledger as ``session`` sees it: peaks from SQL, or a
+        sweep over the rows when a cleaning time pads them."""
+        if self.margin:
+            bookings = load_bookings(session, self.window, self.exclude)
+            usage = None
+        else:
+            bookings, usage = (
+                [],
+                load_usage(session, self.window, self.exclude),
+            )
         return allocation.plan(
             self.requests,
             hosts,
@@ -183,15 +290,14 @@ class _Admission:
             self.window,
             held=self.held,
             pad=self.margin,
+            usage=usage,
         )
 
     def optimistic(self) -> allocation.Plan | None:
         """Plan on a snapshot, then lock and re-check only the chosen
         hosts; None when another admission took their room meanwhile."""
         with db_api.reader() as session:
-            hosts = load_hosts(session)
-            bookings = load_bookings(session, self.window, self.exclude)
-        chosen = self.plan(hosts, bookings)
+            chosen = self.plan(session, load_hosts(session))
         ids = _hosts_of(chosen)
         with db_api.writer() as session:
             locked = lock_hosts(session, ids | self.extra)
@@ -211,9 +317,7 @@ class _Admission:
     def under_lock(self) -> allocation.Plan:
         """Lock every host, then plan and write: always conclusive."""
         with db_api.writer() as session:
-            hosts = lock_hosts(session, None)
-            bookings = load_bookings(session, self.window, self.exclude)
-            chosen = self.plan(hosts, bookings)
+            chosen = self.plan(session, lock_hosts(session, None))
             self.write(session, chosen)
         return chosen
 

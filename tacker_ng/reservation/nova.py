@@ -52,23 +52,50 @@ class NovaGateway:
     """What the reservation service does in Nova and Placement."""
 
     def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
+        self.conf = conf
         auth = ks_loading.load_auth_from_conf_options(conf, GROUP)
         if auth is None:
             raise exceptions.NovaNotConfigured()
         self.session = ks_loading.load_session_from_conf_options(
             conf, GROUP, auth=auth
         )
-        group = conf[GROUP]
-        interfaces = group.valid_interfaces or ["public"]
-        self.region_name = group.region_name
+        self.region_name = conf[GROUP].region_name
         self.timeout = conf.reservation.nova_timeout
-        self.nova = nova_client.Client(
+        self.nova = self._client(self.session)
+        self._projects: dict[str, Any] = {}
+
+    def _client(self, session):
+        group = self.conf[GROUP]
+        interfaces = group.valid_interfaces or ["public"]
+        return nova_client.Client(
             group.api_microversion,
-            session=self.session,
+            session=session,
             region_name=group.region_name,
             endpoint_type=interfaces[0],
             endpoint_override=group.endpoint_override,
         )
+
+    def in_project(self, project_id: str):
+        """A Nova client of the service user scoped to ``project_id``.
+
+        Nova lets only a server group's own project use it as a
+        scheduling hint, so groups are made in the lease's project; the
+        service user needs a role there (Blazar uses a trust instead).
+        """
+        if project_id not in self._projects:
+            auth = ks_loading.load_auth_from_conf_options(
+                self.conf,
+                GROUP,
+                project_id=project_id,
+                project_name=None,
+                project_domain_id=None,
+                project_domain_name=None,
+            )
+            session = ks_loading.load_session_from_conf_options(
+                self.conf, GROUP, auth=auth
+            )
+            self._projects[project_id] = self._client(session)
+        return self._projects[project_id]
 
     # -- hosts -----------------------------------------------------------
     @_translated
@@ -195,11 +222,15 @@ class NovaGateway:
 
     # -- server groups and flavors ----------------------------------------
     @_translated
-    def ensure_server_group(self, name: str, policy: str) -> str:
+    def ensure_server_group(
+        self, name: str, policy: str, project_id: str | None = None
+    ) -> str:
+        """The server group ``name``, made in ``project_id`` if given."""
         for group in self.nova.server_groups.list(all_projects=True):
             if group.name == name:
                 return group.id
-        return self.nova.server_groups.create(name=name, policy=policy).id
+        client = self.in_project(project_id) if project_id else self.nova
+        return client.server_groups.create(name=name, policy=policy).id
 
     @_translated
     def delete_server_group(self, group_id: str | None, name: str) -> None:

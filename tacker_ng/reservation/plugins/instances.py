@@ -133,7 +133,9 @@ class InstancePlugin(base.ResourcePlugin):
             return detail["server_group_id"]
         policy = "affinity" if detail["affinity"] else "anti-affinity"
         group_id = job.nova.ensure_server_group(
-            nova_names(job.res["id"])["server_group"], policy
+            nova_names(job.res["id"])["server_group"],
+            policy,
+            job.lease["project_id"],
         )
         job.save(server_group_id=group_id)
         return group_id

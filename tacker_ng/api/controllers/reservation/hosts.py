@@ -16,8 +16,10 @@ RULE = "tacker_ng:reservation:hosts:"
 
 def _filters(query: dict) -> dict:
     """lease_id / reservation_id filters of the allocation views."""
+    params = pecan.request.GET
     return {
-        key: query.get(key) or None for key in ("lease_id", "reservation_id")
+        key: params.get(key) or query.get(key) or None
+        for key in ("lease_id", "reservation_id")
     }
 
 
