@@ -51,7 +51,7 @@ def list_page(
     ``flt`` is a filter parsed by :func:`tacker_ng.api.filtering.parse`.
     ``query`` is a model class or a ``select()`` of the field map's table
     (e.g. already scoped to a project); ORM entities come back for model
-    selects, row mappings (keyed by column name, which must include
+    selects, dicts (keyed by column name, which must include
     ``created_at`` and ``id``) otherwise. One statement is executed.
     """
     if limit < 1:
@@ -73,7 +73,10 @@ def list_page(
     if _is_entity_select(stmt):
         rows: Sequence[Any] = result.scalars().all()
     else:
-        rows = result.mappings().all()
+        # Plain dicts, built once per row: cheaper than RowMapping, and a
+        # missing key (a document left out) is a plain dict miss.
+        keys = tuple(result.keys())
+        rows = [dict(zip(keys, row, strict=True)) for row in result.all()]
     if len(rows) <= limit:
         return rows, None
     created_at, row_id = _key_of(rows[limit - 1])

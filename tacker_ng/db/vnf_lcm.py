@@ -79,18 +79,22 @@ def get_op_occ(
     return row
 
 
-def insert_instance(session: orm.Session, values: dict[str, Any]) -> str:
-    """Insert a NOT_INSTANTIATED instance; returns its id."""
-    now = utcnow()
-    values = {
-        "id": str(uuid.uuid4()),
-        "instantiation_state": lcm.InstantiationState.NOT_INSTANTIATED,
-        "version": 1,
-        "created_at": now,
-        **values,
-    }
-    session.execute(sa.insert(INSTANCES).values(**values))
-    return values["id"]
+def insert_instance(
+    session: orm.Session, values: dict[str, Any]
+) -> dict[str, Any]:
+    """Insert a NOT_INSTANTIATED instance; return the row as stored."""
+    row = {column.name: None for column in INSTANCES.c}
+    row.update(
+        {
+            "id": str(uuid.uuid4()),
+            "instantiation_state": lcm.InstantiationState.NOT_INSTANTIATED,
+            "version": 1,
+            "created_at": utcnow(),
+            **values,
+        }
+    )
+    session.execute(sa.insert(INSTANCES).values(**row))
+    return row
 
 
 def delete_instance(

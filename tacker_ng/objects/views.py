@@ -17,53 +17,68 @@ def _drop_none(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
 
 
+#: (link name, path suffix) of the task resources valid per state.
+_INSTANCE_TASKS = {
+    lcm.InstantiationState.INSTANTIATED: (
+        ("terminate", "/terminate"),
+        ("scale", "/scale"),
+        ("scaleToLevel", "/scale_to_level"),
+        ("changeFlavour", "/change_flavour"),
+        ("heal", "/heal"),
+        ("changeExtConn", "/change_ext_conn"),
+    ),
+    lcm.InstantiationState.NOT_INSTANTIATED: (
+        ("instantiate", "/instantiate"),
+    ),
+}
+
+#: VnfInstance attribute -> column, for the optional plain attributes.
+_INSTANCE_OPTIONAL = (
+    ("vnfInstanceName", "vnf_instance_name"),
+    ("vnfInstanceDescription", "vnf_instance_description"),
+    ("vnfConfigurableProperties", "vnf_configurable_properties"),
+    ("metadata", "metadata"),
+    ("extensions", "extensions"),
+)
+
+
 def instance_links(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """``_links`` of a VnfInstance: the tasks valid in its state."""
     self_url = f"{base}{LCM_PREFIX}/vnf_instances/{row['id']}"
     links: dict[str, Any] = {"self": {"href": self_url}}
-    if row["instantiation_state"] == lcm.InstantiationState.INSTANTIATED:
-        for task in (
-            "terminate",
-            "scale",
-            "scaleToLevel",
-            "changeFlavour",
-            "heal",
-            "changeExtConn",
-        ):
-            path = {
-                "scaleToLevel": "scale_to_level",
-                "changeFlavour": "change_flavour",
-                "changeExtConn": "change_ext_conn",
-            }.get(task, task)
-            links[task] = {"href": f"{self_url}/{path}"}
-    else:
-        links["instantiate"] = {"href": f"{self_url}/instantiate"}
+    for name, suffix in _INSTANCE_TASKS[row["instantiation_state"]]:
+        links[name] = {"href": self_url + suffix}
     return links
 
 
 def vnf_instance(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    """A VnfInstance (SOL003 5.5.2.2) from a ``vnf_instances`` row."""
-    vim_info = row.get("vim_connection_info")
-    body = {
+    """A VnfInstance (SOL003 5.5.2.2) from a ``vnf_instances`` row.
+
+    ``row`` may lack the JSON documents a list response leaves out.
+    """
+    body: dict[str, Any] = {
         "id": row["id"],
-        "vnfInstanceName": row["vnf_instance_name"],
-        "vnfInstanceDescription": row["vnf_instance_description"],
         "vnfdId": row["vnfd_id"],
         "vnfProvider": row["vnf_provider"],
         "vnfProductName": row["vnf_product_name"],
         "vnfSoftwareVersion": row["vnf_software_version"],
         "vnfdVersion": row["vnfd_version"],
-        "vnfConfigurableProperties": row.get("vnf_configurable_properties"),
-        "vimConnectionInfo": crypto.mask(vim_info) if vim_info else None,
         "instantiationState": row["instantiation_state"],
-        "instantiatedVnfInfo": row.get("instantiated_vnf_info")
-        if row["instantiation_state"] == lcm.InstantiationState.INSTANTIATED
-        else None,
-        "metadata": row.get("metadata"),
-        "extensions": row.get("extensions"),
-        "_links": instance_links(base, row),
     }
-    return _drop_none(body)
+    for attr, column in _INSTANCE_OPTIONAL:
+        value = row.get(column)
+        if value is not None:
+            body[attr] = value
+    vim_info = row.get("vim_connection_info")
+    if vim_info:
+        body["vimConnectionInfo"] = crypto.mask(vim_info)
+    info = row.get("instantiated_vnf_info")
+    if info and row["instantiation_state"] == (
+        lcm.InstantiationState.INSTANTIATED
+    ):
+        body["instantiatedVnfInfo"] = info
+    body["_links"] = instance_links(base, row)
+    return body
 
 
 def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:

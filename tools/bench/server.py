@@ -48,9 +48,10 @@ def api_server(
     workers: int = 2,
     sections: dict[str, dict] | None = None,
     conductors: int = 0,
+    state: str | None = None,
 ) -> Iterator[str]:
     """Run tacker-ng-api with ``workers``; yield its base URL."""
-    state = tempfile.mkdtemp(prefix="tacker-ng-bench-")
+    state = state or tempfile.mkdtemp(prefix="tacker-ng-bench-")
     port = free_port()
     conf = {
         "DEFAULT": {

@@ -111,10 +111,11 @@ class OpOccsController:
     def index(self) -> list:
         ctx = common.context()
         common.authorize(f"{P}:op_occ_index")
+        base = common.base_url()
         return listing.respond(
             api_listing.VNF_LCM_OP_OCCS,
             common.scope(ctx),
-            lambda row: views.op_occ(common.base_url(), row),
+            lambda row: views.op_occ(base, row),
         )
 
     @pecan.expose()

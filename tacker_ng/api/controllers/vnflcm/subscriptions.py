@@ -81,10 +81,11 @@ class SubscriptionsController:
     def index(self) -> list:
         ctx = common.context()
         common.authorize(f"{P}:subscription_index")
+        base = common.base_url()
         return listing.respond(
             api_listing.SUBSCRIPTIONS,
             common.scope(ctx),
-            lambda row: views.subscription(common.base_url(), row),
+            lambda row: views.subscription(base, row),
         )
 
     @index.when(method="POST", template="json")

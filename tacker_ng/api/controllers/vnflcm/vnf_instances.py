@@ -105,10 +105,11 @@ class VnfInstancesController:
     def index(self) -> dict | list:
         ctx = common.context()
         common.authorize(f"{P}:index")
+        base = common.base_url()
         return listing.respond(
             api_listing.VNF_INSTANCES,
             common.scope(ctx),
-            lambda row: views.vnf_instance(common.base_url(), row),
+            lambda row: views.vnf_instance(base, row),
         )
 
     @index.when(method="POST", template="json")
@@ -119,7 +120,7 @@ class VnfInstancesController:
         lcm_start.check_vims(body.get("vimConnectionInfo"))
         with db_api.writer(ctx) as session:
             package = catalog.find_onboarded(session, body["vnfdId"])
-            instance_id = vnf_lcm.insert_instance(
+            row = vnf_lcm.insert_instance(
                 session,
                 {
                     "vnf_instance_name": body.get("vnfInstanceName"),
@@ -139,13 +140,13 @@ class VnfInstancesController:
                     "project_id": ctx.project_id,
                 },
             )
-            row = vnf_lcm.get_instance(session, instance_id)
             notify.identifier_changed(session, sf.CREATION_NOTIFICATION, row)
-            vnf_packages_usage.mark_in_use(session, package["id"])
+            if package["usage_state"] != "IN_USE":
+                vnf_packages_usage.mark_in_use(session, package["id"])
         base = common.base_url()
         pecan.response.headers["ETag"] = _etag(row)
         return common.created(
-            f"{base}{views.LCM_PREFIX}/vnf_instances/{instance_id}",
+            f"{base}{views.LCM_PREFIX}/vnf_instances/{row['id']}",
             views.vnf_instance(base, row),
         )
 
