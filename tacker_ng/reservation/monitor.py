@@ -11,6 +11,8 @@ the capacity is back, e.g. when the host recovers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sqlalchemy as sa
 from oslo_log import log as logging
 
@@ -46,10 +48,14 @@ def failure_of(service) -> str | None:
     return None
 
 
-def check_hosts(nova) -> dict[str, list]:
+def check_hosts(nova: Callable[[], object]) -> dict[str, list]:
     """One check; returns the hosts that failed / recovered and the
-    reservations moved or left degraded."""
-    services = nova.compute_services()
+    reservations moved or left degraded. Nothing is asked of Nova
+    while the freepool is empty (e.g. no ``[reservation_nova]`` yet)."""
+    with db_api.reader() as session:
+        if session.execute(sa.select(H.id).limit(1)).first() is None:
+            return {}
+    services = nova().compute_services()
     report: dict[str, list] = {
         "failed": [],
         "recovered": [],

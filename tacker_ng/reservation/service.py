@@ -37,7 +37,7 @@ class ReservationService:
         """Check the freepool hosts in Nova if this conductor leads."""
         if not self.leader.is_leader():
             return None
-        return monitor.check_hosts(self.nova())
+        return monitor.check_hosts(self.nova)
 
     def periodic_tasks(self) -> list:
         """futurist periodic callables for the conductor's worker."""
