@@ -260,6 +260,10 @@ def placement_constraints(
                         ),
                     }
                 )
+        if len(resources) < 2:
+            # A constraint relates at least two resources (SOL003 9.5.3.6,
+            # resource: 2..N); one lone VNFC has nothing to keep apart.
+            continue
         out.append(
             {
                 "affinityOrAntiAffinity": "AFFINITY"

@@ -123,3 +123,21 @@ def validate(path: str, method: str, status: int, body) -> None:
             f"{method} {path} {status} does not match SOL003 at "
             f"'/{where}': {exc.message}"
         ) from None
+
+
+def grant_request_schema() -> dict:
+    """Schema of the GrantRequest body (SOL003 Grant interface 1.4.0)."""
+    doc = _doc(GRANT_DOC)
+    body = _resolve(doc, doc["paths"]["/grants"]["post"]["requestBody"])
+    return _relax(body["content"]["application/json"]["schema"])
+
+
+def validate_grant_request(body) -> None:
+    """Raise AssertionError unless ``body`` is a SOL003 GrantRequest."""
+    try:
+        jsonschema.Draft4Validator(grant_request_schema()).validate(body)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path)
+        raise AssertionError(
+            f"GrantRequest does not match SOL003 at '/{where}': {exc.message}"
+        ) from None

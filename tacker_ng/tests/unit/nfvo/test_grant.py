@@ -65,7 +65,9 @@ def test_instantiate(vnfd, conf):
     kinds = {
         c["affinityOrAntiAffinity"]: c for c in body["placementConstraints"]
     }
-    assert kinds["AFFINITY"]["scope"] == "ZONE"
+    # VDU1 has one VNFC: a constraint needs two resources (SOL003).
+    assert set(kinds) == {"ANTI_AFFINITY"}
+    assert kinds["ANTI_AFFINITY"]["scope"] == "ZONE"
     assert len(kinds["ANTI_AFFINITY"]["resource"]) == 2
     assert all(
         c["fallbackBestEffort"] is False for c in body["placementConstraints"]
@@ -186,3 +188,20 @@ def test_local_grant_rejects_impossible_strict_placement(vnfd, conf):
     body = _build(vnfd, Op.INSTANTIATE, {"flavourId": "simple"}, conf=conf)
     with pytest.raises(local.GrantRejected):
         local.grant(body, "vim1", ["az-1"], {})
+
+
+def test_affinity_constraint_with_several_members(vnfd, conf):
+    body = _build(
+        vnfd,
+        Op.INSTANTIATE,
+        {
+            "flavourId": "simple",
+            "instantiationLevelId": "instantiation_level_2",
+        },
+        conf=conf,
+    )
+    kinds = {
+        c["affinityOrAntiAffinity"]: c for c in body["placementConstraints"]
+    }
+    assert kinds["AFFINITY"]["scope"] == "ZONE"
+    assert len(kinds["AFFINITY"]["resource"]) == 3

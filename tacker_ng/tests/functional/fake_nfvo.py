@@ -1,0 +1,139 @@
+"""A real HTTP server playing the NFVO's Grant interface for tests.
+
+OAuth2 client-credentials token endpoint (``/token``) and
+``POST /grant/v1/grants`` that answers, per ``mode``: ``sync`` 201 with the
+grant, ``async`` 202 + Location then 202 once more on the first GET and
+200 with the grant after, ``reject`` 403 ProblemDetails. Every grant
+request it receives is validated against the SOL003 Grant OpenAPI and
+kept. Grants are made by tacker-ng's own local-NFVO logic so that zones
+honour the placement constraints.
+"""
+
+import base64
+import json
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tacker_ng.nfvo import local
+from tacker_ng.tests.functional import sol003_schemas
+
+
+class FakeNfvo:
+    def __init__(self, client_id: str, client_secret: str, zones) -> None:
+        self.client_basic = (
+            "Basic "
+            + base64.b64encode(
+                f"{client_id}:{client_secret}".encode()
+            ).decode()
+        )
+        self.zones = list(zones)
+        self.mode = "sync"
+        self.token = uuid.uuid4().hex
+        self.tokens_issued = 0
+        self.requests: list[dict] = []
+        self.invalid: list[str] = []
+        self._pending: dict[str, dict] = {}
+        self._polls: dict[str, int] = {}
+        nfvo = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, code, body=None, headers=None):
+                data = json.dumps(body).encode() if body is not None else b""
+                self.send_response(code)
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                if body is not None:
+                    self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _body(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                return self.rfile.read(length)
+
+            def _bearer_ok(self) -> bool:
+                return (
+                    self.headers.get("Authorization") == f"Bearer {nfvo.token}"
+                )
+
+            def do_POST(self):
+                if self.path == "/token":
+                    self._body()
+                    if self.headers.get("Authorization") != nfvo.client_basic:
+                        self._send(401, {"error": "invalid_client"})
+                        return
+                    nfvo.tokens_issued += 1
+                    self._send(
+                        200,
+                        {
+                            "access_token": nfvo.token,
+                            "token_type": "Bearer",
+                            "expires_in": 3600,
+                        },
+                    )
+                    return
+                if self.path != "/grant/v1/grants":
+                    self._send(404)
+                    return
+                if not self._bearer_ok():
+                    self._send(401)
+                    return
+                request = json.loads(self._body())
+                try:
+                    sol003_schemas.validate_grant_request(request)
+                except AssertionError as exc:
+                    nfvo.invalid.append(str(exc))
+                nfvo.requests.append(request)
+                if nfvo.mode == "reject":
+                    self._send(
+                        403,
+                        {
+                            "status": 403,
+                            "title": "Forbidden",
+                            "detail": "no capacity in this NFVI",
+                        },
+                    )
+                    return
+                grant = local.grant(request, "vim1", nfvo.zones, {})
+                if nfvo.mode == "async":
+                    nfvo._pending[grant["id"]] = grant
+                    self._send(
+                        202,
+                        headers={
+                            "Location": f"/grant/v1/grants/{grant['id']}"
+                        },
+                    )
+                    return
+                self._send(
+                    201, grant, {"Location": f"/grant/v1/grants/{grant['id']}"}
+                )
+
+            def do_GET(self):
+                grant_id = self.path.rsplit("/", 1)[-1]
+                if not self._bearer_ok() or grant_id not in nfvo._pending:
+                    self._send(404)
+                    return
+                nfvo._polls[grant_id] = nfvo._polls.get(grant_id, 0) + 1
+                if nfvo._polls[grant_id] == 1:
+                    self._send(202)
+                    return
+                self._send(200, nfvo._pending[grant_id])
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, daemon=True
+        )
+
+    def __enter__(self) -> "FakeNfvo":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
