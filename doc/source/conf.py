@@ -8,9 +8,13 @@ extensions = [
     "oslo_policy.sphinxext",
     "oslo_policy.sphinxpolicygen",
 ]
-config_generator_config_file = "../../etc/tacker_ng/tacker-config-generator.conf"
+config_generator_config_file = (
+    "../../etc/tacker_ng/tacker-config-generator.conf"
+)
 sample_config_basename = "_static/tacker"
-policy_generator_config_file = "../../etc/tacker_ng/tacker-policy-generator.conf"
+policy_generator_config_file = (
+    "../../etc/tacker_ng/tacker-policy-generator.conf"
+)
 sample_policy_basename = "_static/tacker"
 html_static_path = ["_static"]
 master_doc = "index"
