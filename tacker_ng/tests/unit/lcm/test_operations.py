@@ -230,3 +230,39 @@ def test_list_filter_selectors_and_paging(lcm, conf):
         headers=V,
     ).json
     assert [o["vnfInstanceId"] for o in occs] == [ids[0]]
+
+
+def test_default_vim_from_config(lcm, conf):
+    from tacker_ng.tests.drivers import fake
+
+    conf.set_override("default_vim_type", fake.VIM_TYPE, group="vim")
+    conf.set_override("auth_url", "http://keystone.invalid/v3", group="vim")
+    conf.set_override("password", "default-vim-secret", group="vim")
+    # One zone only: VDU2's anti-affinity can be met only best-effort.
+    conf.set_override("fallback_best_effort", True, group="placement")
+    resp = lcm.app.post_json(
+        "/vnflcm/v2/vnf_instances",
+        {"vnfdId": lcm.package["vnfd_id"]},
+        headers=V,
+    )
+    inst_id = resp.json["id"]
+    assert "vimConnectionInfo" not in resp.json
+    occ = lcm.run(inst_id, "instantiate", {"flavourId": "simple"})
+    assert occ["operationState"] == "COMPLETED"
+    info = lcm.instance(inst_id)["instantiatedVnfInfo"]
+    # The fake VIM of [vim] reports one zone.
+    assert {v["zoneId"] for v in info["vnfcResourceInfo"]} == {"zone-a"}
+
+
+def test_no_vim_at_all_fails_the_operation_cleanly(lcm):
+    resp = lcm.app.post_json(
+        "/vnflcm/v2/vnf_instances",
+        {"vnfdId": lcm.package["vnfd_id"]},
+        headers=V,
+    )
+    resp = lcm.task(resp.json["id"], "instantiate", {"flavourId": "simple"})
+    occ = lcm.wait(
+        resp.headers["Location"].rsplit("/", 1)[1], ("FAILED_TEMP",)
+    )
+    assert occ["error"]["status"] == 422
+    assert "[vim] auth_url" in occ["error"]["detail"]
