@@ -10,6 +10,7 @@ from oslo_log import log as logging
 from tacker_ng.conductor import rpcapi
 from tacker_ng.conductor.lcm import runner
 from tacker_ng.db.types import utcnow
+from tacker_ng.packages import onboarding
 
 LOG = logging.getLogger(__name__)
 
@@ -38,3 +39,11 @@ class ConductorManager:
     def rollback_lcm_op(self, context, op_occ_id: str) -> None:
         """Roll back an op occ that is ROLLING_BACK."""
         runner.rollback(context, op_occ_id, self.host)
+
+    def upload_vnf_package(self, context, package_id: str) -> None:
+        """Onboard an uploaded VNF package (to ONBOARDED or ERROR)."""
+        onboarding.process_upload(context, package_id)
+
+    def upload_vnf_package_from_uri(self, context, package_id: str) -> None:
+        """Download and onboard a VNF package (to ONBOARDED or ERROR)."""
+        onboarding.process_from_uri(context, package_id)

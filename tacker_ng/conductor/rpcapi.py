@@ -5,6 +5,7 @@ Casts carry ids only; the conductor reads everything else from the DB.
 History:
     1.0 - Initial version: ping.
     1.1 - run_lcm_op, rollback_lcm_op.
+    1.2 - upload_vnf_package, upload_vnf_package_from_uri.
 """
 
 import oslo_messaging as messaging
@@ -12,7 +13,7 @@ from oslo_config import cfg
 
 from tacker_ng import rpc
 
-RPC_API_VERSION = "1.1"
+RPC_API_VERSION = "1.2"
 
 
 class ConductorAPI:
@@ -46,6 +47,18 @@ class ConductorAPI:
         """Roll back an op occ the API moved to ROLLING_BACK (cast)."""
         self._client.prepare(version="1.1").cast(
             context, "rollback_lcm_op", op_occ_id=op_occ_id
+        )
+
+    def upload_vnf_package(self, context, package_id: str) -> None:
+        """Onboard a package whose upload is in the store (cast)."""
+        self._client.prepare(version="1.2").cast(
+            context, "upload_vnf_package", package_id=package_id
+        )
+
+    def upload_vnf_package_from_uri(self, context, package_id: str) -> None:
+        """Download, then onboard, an upload_from_uri package (cast)."""
+        self._client.prepare(version="1.2").cast(
+            context, "upload_vnf_package_from_uri", package_id=package_id
         )
 
 

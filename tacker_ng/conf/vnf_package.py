@@ -71,6 +71,48 @@ opts = [
         help="Largest number of YAML alias references (``*anchor``) in one "
         "YAML file; defends against 'billion laughs' alias bombs.",
     ),
+    cfg.IntOpt(
+        "onboarding_timeout",
+        default=600,
+        min=10,
+        help="Seconds an UPLOADING or PROCESSING package may go without "
+        "progress before it is set to ERROR ('onboarding interrupted'). "
+        "The API renews this lease while it receives an upload and the "
+        "conductor while it fetches or processes a package, so only a "
+        "crashed process or a lost request lets it expire; the package "
+        "can then be deleted and uploaded again.",
+    ),
+    cfg.ListOpt(
+        "upload_from_uri_schemes",
+        default=["http", "https"],
+        item_type=cfg.types.String(choices=["http", "https"]),
+        help="URI schemes accepted by upload_from_uri "
+        "(addressInformation). Only http and https are supported.",
+    ),
+    cfg.IntOpt(
+        "upload_from_uri_timeout",
+        default=30,
+        min=1,
+        help="Seconds to connect to, and between two reads from, the "
+        "server of an upload_from_uri request.",
+    ),
+    cfg.IntOpt(
+        "upload_from_uri_max_duration",
+        default=3600,
+        min=1,
+        help="Seconds a whole upload_from_uri download may take before "
+        "it is abandoned and the package set to ERROR.",
+    ),
+    cfg.BoolOpt(
+        "upload_from_uri_verify_tls",
+        default=True,
+        help="Verify the TLS certificate of https addressInformation servers.",
+    ),
+    cfg.StrOpt(
+        "upload_from_uri_ca_file",
+        help="CA bundle for https addressInformation servers (optional; "
+        "the system CAs otherwise).",
+    ),
     cfg.BoolOpt(
         "require_manifest",
         default=False,

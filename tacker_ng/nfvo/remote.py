@@ -53,12 +53,17 @@ class _TokenCache:
 _TOKENS = _TokenCache()
 
 
-def _session(conf: cfg.ConfigOpts) -> requests.Session:
+def nfvo_session(
+    conf: cfg.ConfigOpts = cfg.CONF,
+    api_version: str = GRANT_API_VERSION,
+    accept: str = "application/json",
+) -> requests.Session:
+    """A requests session to the NFVO with its TLS settings and auth
+    (``[nfvo]``), for any of its SOL003 APIs (Grant, package management).
+    """
     session = requests.Session()
     session.verify = conf.nfvo.ca_file or conf.nfvo.verify_tls
-    session.headers.update(
-        {"Version": GRANT_API_VERSION, "Accept": "application/json"}
-    )
+    session.headers.update({"Version": api_version, "Accept": accept})
     if conf.nfvo.auth_type == "basic":
         session.auth = (conf.nfvo.username, conf.nfvo.password)
     elif conf.nfvo.auth_type == "oauth2_client_credentials":
@@ -82,7 +87,7 @@ def request_grant(
     if not conf.nfvo.endpoint:
         raise NfvoUnavailable(reason="[nfvo] endpoint is not set")
     url = conf.nfvo.endpoint.rstrip("/") + "/grant/v1/grants"
-    session = _session(conf)
+    session = nfvo_session(conf)
     try:
         resp = session.post(url, json=grant_request, timeout=conf.nfvo.timeout)
         if resp.status_code == 201:

@@ -1,8 +1,11 @@
 """Which onboarded package stands behind a vnfdId, and its parsed VNFD.
 
 The package store keeps each onboarded package extracted under
-``[vnf_package] vnf_package_csar_path/<package id>/``. Parsed packages are
-cached per process (a package's content never changes once onboarded).
+``[vnf_package] vnf_package_csar_path/<package id>/`` (see
+:mod:`tacker_ng.packages.store`). Parsed packages are cached per process
+(a package's content never changes once onboarded). With ``[nfvo]
+package_source = remote`` a vnfdId that is not onboarded here is fetched
+from the NFVO and cached (:mod:`tacker_ng.packages.nfvo_source`).
 """
 
 import functools
@@ -17,7 +20,7 @@ from sqlalchemy import orm
 
 from tacker_ng import exceptions
 from tacker_ng.db import models
-from tacker_ng.packages import csar
+from tacker_ng.packages import csar, nfvo_source, store
 
 PACKAGES = models.VnfPackage.__table__
 
@@ -28,13 +31,24 @@ class VnfdNotOnboarded(exceptions.UnprocessableEntity):
 
 def package_dir(package_id: str, conf: cfg.ConfigOpts = cfg.CONF) -> Path:
     """Where the extracted package ``package_id`` lives."""
-    return Path(conf.vnf_package.vnf_package_csar_path) / package_id
+    return store.package_dir(package_id, conf)
+
+
+def _remote(conf: cfg.ConfigOpts) -> bool:
+    return conf.nfvo.package_source == "remote"
 
 
 def find_onboarded(
-    session: orm.Session, vnfd_id: str, enabled_only: bool = True
+    session: orm.Session,
+    vnfd_id: str,
+    enabled_only: bool = True,
+    conf: cfg.ConfigOpts = cfg.CONF,
 ) -> Mapping[str, Any]:
-    """The ONBOARDED package row with ``vnfd_id`` (422 when none)."""
+    """The ONBOARDED package row with ``vnfd_id`` (422 when none).
+
+    With a remote package source, a vnfdId no package here carries is
+    fetched from the NFVO and recorded in ``session``.
+    """
     where = [
         PACKAGES.c.vnfd_id == vnfd_id,
         PACKAGES.c.onboarding_state == "ONBOARDED",
@@ -42,6 +56,12 @@ def find_onboarded(
     if enabled_only:
         where.append(PACKAGES.c.operational_state == "ENABLED")
     row = session.execute(sa.select(PACKAGES).where(*where)).mappings().first()
+    if row is None and _remote(conf):
+        held = session.execute(
+            sa.select(PACKAGES.c.id).where(PACKAGES.c.vnfd_id == vnfd_id)
+        ).first()
+        if held is None:
+            row = nfvo_source.cache(session, vnfd_id, conf)
     if row is None:
         raise VnfdNotOnboarded(vnfd_id=vnfd_id)
     return row
@@ -52,7 +72,15 @@ def _load(root: str, mtime_ns: int) -> csar.CsarContents:
     return csar.load_csar(root)
 
 
-def load(package_id: str) -> csar.CsarContents:
-    """The parsed package (cached; re-read if its directory changed)."""
-    root = package_dir(package_id)
+def load(
+    package_id: str, conf: cfg.ConfigOpts = cfg.CONF
+) -> csar.CsarContents:
+    """The parsed package (cached; re-read if its directory changed).
+
+    With a remote package source, a cached package whose files are not
+    in the store (any more) is fetched from the NFVO again.
+    """
+    root = package_dir(package_id, conf)
+    if not root.is_dir() and _remote(conf):
+        nfvo_source.refill(package_id, conf)
     return _load(str(root), os.stat(root).st_mtime_ns)

@@ -1,0 +1,55 @@
+"""``upload_from_uri``: where the package comes from and how to fetch it.
+
+The API checks the URI (:func:`check_uri`) and stores the request with
+its password sealed (:func:`tacker_ng.packages.store.save_source`); the
+conductor downloads it (:func:`download`) with ``[vnf_package]``'s
+timeouts, TLS settings and the archive size limit.
+"""
+
+import urllib.parse
+from typing import Any
+
+import requests
+from oslo_config import cfg
+
+from tacker_ng import exceptions
+from tacker_ng.packages import fetch, store
+from tacker_ng.packages.fetch import FetchFailed
+
+__all__ = ["FetchFailed", "check_uri", "download"]
+
+
+class UnsupportedUri(exceptions.BadRequest):
+    message = "addressInformation must be an absolute {schemes} URI."
+
+
+def check_uri(uri: str, conf: cfg.ConfigOpts = cfg.CONF) -> None:
+    """400 unless ``uri`` is an absolute URI of an allowed scheme."""
+    schemes = conf.vnf_package.upload_from_uri_schemes
+    parts = urllib.parse.urlsplit(uri)
+    if parts.scheme.lower() not in schemes or not parts.hostname:
+        raise UnsupportedUri(schemes=" or ".join(schemes))
+
+
+def download(
+    package_id: str, request: dict[str, Any], conf: cfg.ConfigOpts = cfg.CONF
+) -> tuple[int, dict[str, str]]:
+    """Fetch ``request['addressInformation']`` into the package's part
+    file; return ``(size, checksum)``."""
+    opts = conf.vnf_package
+    session = requests.Session()
+    session.verify = opts.upload_from_uri_ca_file or (
+        opts.upload_from_uri_verify_tls
+    )
+    if request.get("userName") is not None:
+        session.auth = (request["userName"], request.get("password") or "")
+    with session:
+        return fetch.download(
+            session,
+            request["addressInformation"],
+            store.part_file(package_id),
+            limit=opts.max_archive_size,
+            timeout=opts.upload_from_uri_timeout,
+            max_duration=opts.upload_from_uri_max_duration,
+            schemes=tuple(opts.upload_from_uri_schemes),
+        )
