@@ -7,7 +7,19 @@ from pathlib import Path
 
 TOOL_DIR = Path(__file__).resolve().parent.parent
 REPO = TOOL_DIR.parent.parent
-HOME = Path(os.environ.get("MINICLOUD_HOME", REPO / ".minicloud")).resolve()
+
+
+def default_home() -> Path:
+    """One minicloud per user and machine, shared by every checkout.
+
+    A fresh clone (CI) then reuses the installed venv and the running
+    cloud instead of installing a second one on the same fixed ports.
+    """
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return Path(cache) / "tacker-ng" / "minicloud"
+
+
+HOME = Path(os.environ.get("MINICLOUD_HOME") or default_home()).resolve()
 VENV = HOME / "venv"
 VBIN = VENV / "bin"
 ETC = HOME / "etc"
