@@ -1,8 +1,9 @@
 """A real HTTP server standing in for the NFVO's notification endpoint.
 
 Answers the subscription test GET and notification POSTs with 204,
-checks HTTP basic credentials when told to, can fail the next N POSTs
-with 503, and keeps every notification it accepted, in arrival order.
+checks HTTP basic credentials or an OAuth2 bearer token when told to,
+can fail the next N POSTs with 503, and keeps every notification it
+accepted, in arrival order.
 """
 
 import base64
@@ -12,13 +13,21 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Receiver:
-    def __init__(self, username: str | None = None, password: str = ""):
-        self.expected_auth = (
-            "Basic "
-            + base64.b64encode(f"{username}:{password}".encode()).decode()
-            if username
-            else None
-        )
+    def __init__(
+        self,
+        username: str | None = None,
+        password: str = "",
+        bearer: str | None = None,
+    ):
+        if bearer:
+            self.expected_auth = f"Bearer {bearer}"
+        elif username:
+            self.expected_auth = (
+                "Basic "
+                + base64.b64encode(f"{username}:{password}".encode()).decode()
+            )
+        else:
+            self.expected_auth = None
         self.notifications: list[dict] = []
         self.rejected = 0
         self.fail_next = 0

@@ -4,10 +4,13 @@
 requests tacker-ng sends are validated against the SOL003 Grant OpenAPI.
 """
 
+import time
+
 import pytest
 
 from tacker_ng.tests.functional import lcm_fixtures
 from tacker_ng.tests.functional.fake_nfvo import FakeNfvo
+from tacker_ng.tests.functional.receiver import Receiver
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +93,56 @@ def test_rejected_grant_is_failed_temp_then_retry_succeeds(env):
     resp = client.post(f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}/retry")
     assert resp.status_code == 202
     client.wait(occ_id, ("COMPLETED",))
+
+
+def test_notifications_with_oauth2_client_credentials(env):
+    dep, client, nfvo = env
+    nfvo.mode = "sync"
+    with Receiver(bearer=nfvo.token) as receiver:
+        resp = client.post(
+            "/vnflcm/v2/subscriptions",
+            {
+                "callbackUri": receiver.url,
+                "filter": {"operationTypes": ["INSTANTIATE"]},
+                "authentication": {
+                    "authType": ["OAUTH2_CLIENT_CREDENTIALS"],
+                    "paramsOauth2ClientCredentials": {
+                        "clientId": "vnfm",
+                        "clientPassword": "s3cret",
+                        "tokenEndpoint": f"{nfvo.url}/token",
+                    },
+                },
+            },
+        )
+        assert resp.status_code == 201, resp.text
+        inst_id = _instance(dep, client)
+        occ = client.run(inst_id, "instantiate", {"flavourId": "simple"})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (
+            receiver.states(occ["id"])[-1:] != ["COMPLETED"]
+        ):
+            time.sleep(0.1)
+        assert receiver.states(occ["id"]) == [
+            "STARTING",
+            "PROCESSING",
+            "COMPLETED",
+        ]
+        client.call("DELETE", f"/vnflcm/v2/subscriptions/{resp.json()['id']}")
+
+
+def test_subscription_with_wrong_credentials_fails_the_callback_test(env):
+    _, client, nfvo = env
+    with Receiver(bearer=nfvo.token) as receiver:
+        resp = client.post(
+            "/vnflcm/v2/subscriptions",
+            {
+                "callbackUri": receiver.url,
+                "authentication": {
+                    "authType": ["BASIC"],
+                    "paramsBasic": {"userName": "x", "password": "y"},
+                },
+            },
+            validate=False,
+        )
+    assert resp.status_code == 400
+    assert "401" in resp.json()["detail"]
