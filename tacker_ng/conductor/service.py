@@ -16,6 +16,7 @@ from tacker_ng import rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import conductors as conductors_db
+from tacker_ng.nfvo import delivery
 from tacker_ng.reservation import service as reservation_service
 
 LOG = logging.getLogger(__name__)
@@ -31,6 +32,7 @@ class ConductorService:
         self._server: messaging.MessageHandlingServer | None = None
         self._periodic: periodics.PeriodicWorker | None = None
         self._periodic_thread: threading.Thread | None = None
+        self._delivery = delivery.Deliverer(self.host, conf)
 
     def _periodic_tasks(self) -> list:
         @periodics.periodic(spacing=self.conf.conductor.heartbeat_interval)
@@ -75,6 +77,7 @@ class ConductorService:
             daemon=True,
         )
         self._periodic_thread.start()
+        self._delivery.start()
         LOG.info(
             "Conductor %s serving topic %s (RPC API %s)",
             self.host,
@@ -97,6 +100,7 @@ class ConductorService:
                         timeout,
                     )
             self._server = None
+        self._delivery.stop()
         if self._periodic is not None:
             self._periodic.stop()
             self._periodic.wait()
