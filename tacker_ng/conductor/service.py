@@ -15,6 +15,7 @@ from oslo_log import log as logging
 from tacker_ng import rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
+from tacker_ng.conductor.lcm import redispatch
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.nfvo import delivery
 from tacker_ng.reservation import service as reservation_service
@@ -47,8 +48,21 @@ class ConductorService:
             except Exception:
                 LOG.exception("Heartbeat of conductor %s failed", self.host)
 
+        @periodics.periodic(
+            spacing=max(1, self.conf.conductor.lost_operation_timeout // 2)
+        )
+        def redispatch_lost_operations() -> None:
+            try:
+                redispatch.redispatch_lost(self.conf)
+            except Exception:
+                LOG.exception("Re-dispatching lost LCM operations failed")
+
         reservations = reservation_service.for_host(self.conf, self.host)
-        return [(heartbeat, None, None), *reservations.periodic_tasks()]
+        return [
+            (heartbeat, None, None),
+            (redispatch_lost_operations, None, None),
+            *reservations.periodic_tasks(),
+        ]
 
     def start(self) -> None:
         """Start serving RPC, then register as alive, then heartbeat."""

@@ -29,6 +29,14 @@ opts = [
         help="Seconds a conductor waits on SIGTERM for running RPC calls "
         "to finish before it exits.",
     ),
+    cfg.IntOpt(
+        "lost_operation_timeout",
+        default=60,
+        min=5,
+        help="Seconds after which an LCM operation still STARTING and not "
+        "taken by any conductor is dispatched again (its start message "
+        "was lost). Checked by every conductor every half of this.",
+    ),
     cfg.StrOpt(
         "rpc_version_cap",
         help="Highest conductor RPC API version the API may send, e.g. "

@@ -253,6 +253,49 @@ def update_op_occ(
     )
 
 
+def claim(session: orm.Session, op_occ_id: str, host: str) -> bool:
+    """Make ``host`` the one conductor running the op occ.
+
+    Succeeds when nobody runs it or ``host`` already does; a second
+    conductor handed the same op occ (a duplicate cast, a re-dispatch)
+    gets False and leaves it alone.
+    """
+    return bool(
+        session.execute(
+            sa.update(OP_OCCS)
+            .where(
+                OP_OCCS.c.id == op_occ_id,
+                sa.or_(
+                    OP_OCCS.c.conductor_host.is_(None),
+                    OP_OCCS.c.conductor_host == host,
+                ),
+            )
+            .values(conductor_host=host, updated_at=utcnow())
+        ).rowcount
+    )
+
+
+def lost_starting(
+    session: orm.Session, older_than: datetime.datetime, limit: int = 100
+) -> list[str]:
+    """STARTING op occs no conductor has claimed since ``older_than``.
+
+    Their cast was lost (API died after commit, broker dropped it).
+    """
+    return list(
+        session.execute(
+            sa.select(OP_OCCS.c.id)
+            .where(
+                OP_OCCS.c.operation_state == lcm.OperationState.STARTING,
+                OP_OCCS.c.conductor_host.is_(None),
+                OP_OCCS.c.created_at < older_than,
+            )
+            .order_by(OP_OCCS.c.created_at)
+            .limit(limit)
+        ).scalars()
+    )
+
+
 def request_cancel(
     session: orm.Session, op_occ_id: str, mode: lcm.CancelMode
 ) -> bool:

@@ -36,6 +36,15 @@ def problem_of(exc: BaseException) -> dict[str, Any]:
     }
 
 
+def _claim(context, op_occ_id: str, host: str) -> bool:
+    with db_api.writer(context) as session:
+        if vnf_lcm.claim(session, op_occ_id, host):
+            return True
+        owner = vnf_lcm.get_op_occ(session, op_occ_id)["conductor_host"]
+    LOG.info("Op occ %s is run by %s; not running it here", op_occ_id, owner)
+    return False
+
+
 def _hook(task: base.LcmTask, suffix: str, progress) -> None:
     prefix = mgmt.HOOK_PREFIX.get(str(task.operation))
     if prefix is None:
@@ -138,11 +147,12 @@ def run(context, op_occ_id: str, host: str) -> None:
         )
         return
     if occ["operation"] == lcm.Operation.MODIFY_INFO:
-        _modify_info(context, occ, instance)
+        if _claim(context, op_occ_id, host):
+            _modify_info(context, occ, instance)
+        return
+    if not _claim(context, op_occ_id, host):
         return
     progress = task_mod.Progress(context, op_occ_id, occ["progress"])
-    with db_api.writer(context) as session:
-        vnf_lcm.update_op_occ(session, op_occ_id, conductor_host=host)
     try:
         vim_id, vim = task_mod.vim_of(instance)
         task = task_mod.build(context, occ, instance, package, progress, grant)
@@ -225,9 +235,9 @@ def rollback(context, op_occ_id: str, host: str) -> None:
     occ, instance, package, grant = task_mod.load(context, op_occ_id)
     if occ["operation_state"] != S.ROLLING_BACK:
         return
+    if not _claim(context, op_occ_id, host):
+        return
     progress = task_mod.Progress(context, op_occ_id, occ["progress"])
-    with db_api.writer(context) as session:
-        vnf_lcm.update_op_occ(session, op_occ_id, conductor_host=host)
     try:
         _, vim = task_mod.vim_of(instance)
         task = task_mod.build(context, occ, instance, package, progress, grant)

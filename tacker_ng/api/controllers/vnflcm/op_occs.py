@@ -57,14 +57,25 @@ class _OpOccTask:
 
     def _retry(self, ctx, occ) -> str:
         if not state.move(
-            ctx, occ["id"], S.PROCESSING, {S.FAILED_TEMP}, error=None
+            ctx,
+            occ["id"],
+            S.PROCESSING,
+            {S.FAILED_TEMP},
+            error=None,
+            conductor_host=None,
         ):
             raise _not_in("retry", occ)
         rpcapi.get_api().run_lcm_op(ctx, occ["id"])
         return common.accepted(self._location())
 
     def _rollback(self, ctx, occ) -> str:
-        if not state.move(ctx, occ["id"], S.ROLLING_BACK, {S.FAILED_TEMP}):
+        if not state.move(
+            ctx,
+            occ["id"],
+            S.ROLLING_BACK,
+            {S.FAILED_TEMP},
+            conductor_host=None,
+        ):
             raise _not_in("rollback", occ)
         rpcapi.get_api().rollback_lcm_op(ctx, occ["id"])
         return common.accepted(self._location())

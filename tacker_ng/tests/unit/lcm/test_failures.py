@@ -1,11 +1,13 @@
 """FAILED_TEMP, retry, rollback, fail, cancel, and the 409/422 answers."""
 
+import datetime
 import time
 
 import sqlalchemy as sa
 
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models
+from tacker_ng.db.types import utcnow
 from tacker_ng.tests.unit.lcm.conftest import FAKE_VIM, V
 
 
@@ -331,3 +333,52 @@ def test_vim_secrets_encrypted_at_rest_and_never_returned(lcm):
         {"flavourId": "simple", "vimConnectionInfo": FAKE_VIM},
     )
     assert "vim-secret" not in str(occ)
+
+
+def test_lost_start_is_dispatched_again(lcm, conf):
+    from tacker_ng.conductor import rpcapi
+    from tacker_ng.conductor.lcm import redispatch
+
+    # The start of this op occ goes nowhere (a topic nobody serves).
+    conf.set_override("topic", "nobody-listens", group="conductor")
+    rpcapi.reset()
+    inst = lcm.create()
+    occ_id = _occ_id(
+        lcm.task(inst["id"], "instantiate", {"flavourId": "simple"})
+    )
+    conf.clear_override("topic", group="conductor")
+    rpcapi.reset()
+    conf.set_override("lost_operation_timeout", 5, group="conductor")
+    assert redispatch.redispatch_lost(conf) == []  # not old enough yet
+    with db_api.writer() as session:
+        session.execute(
+            sa.update(models.VnfLcmOpOcc)
+            .where(models.VnfLcmOpOcc.id == occ_id)
+            .values(created_at=utcnow() - datetime.timedelta(minutes=5))
+        )
+    assert redispatch.redispatch_lost(conf) == [occ_id]
+    lcm.wait(occ_id, ("COMPLETED",))
+
+
+def test_a_claimed_op_occ_is_not_run_twice(lcm):
+    from tacker_ng import context
+    from tacker_ng.conductor.lcm import runner
+
+    inst = lcm.create()
+    occ_id = _occ_id(
+        lcm.task(inst["id"], "instantiate", {"flavourId": "simple"})
+    )
+    lcm.wait(occ_id, ("COMPLETED",))
+    before = _progress(occ_id)
+    with db_api.writer() as session:
+        session.execute(
+            sa.update(models.VnfLcmOpOcc)
+            .where(models.VnfLcmOpOcc.id == occ_id)
+            .values(
+                operation_state="PROCESSING",
+                conductor_host="another-conductor",
+            )
+        )
+    runner.run(context.get_admin_context(), occ_id, "this-conductor")
+    assert _progress(occ_id) == before
+    assert lcm.occ(occ_id)["operationState"] == "PROCESSING"
