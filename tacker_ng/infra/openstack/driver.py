@@ -16,6 +16,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tacker_ng import conf as _conf  # noqa: F401 - registers the options
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import (
     az_reselect,

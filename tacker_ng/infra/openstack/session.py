@@ -26,6 +26,9 @@ from tacker_ng.infra.openstack import errors
 
 LOG = logging.getLogger(__name__)
 VIM_TYPE = "ETSINFV.OPENSTACK_KEYSTONE.V_3"
+CONNECT_RETRIES = 3
+#: Seconds one HTTP request to Keystone, Heat or Nova may take.
+HTTP_TIMEOUT = 120
 
 
 @dataclasses.dataclass
@@ -164,6 +167,11 @@ def make_session(
         auth=v3.Password(**auth_args),
         verify=_verify(interface, holder),
         timer=timer,
+        # A reused keep-alive connection the server just closed fails with
+        # "Remote end closed connection"; retry such connection errors.
+        connect_retries=CONNECT_RETRIES,
+        timeout=HTTP_TIMEOUT,
+        app_name="tacker-ng",
     )
     session._tacker_ng_holder = holder
     LOG.debug(

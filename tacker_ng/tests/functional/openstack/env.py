@@ -1,0 +1,311 @@
+"""Drive the OpenStack infra driver directly against minicloud.
+
+Each operation is granted like the conductor does it (GrantRequest from
+``tacker_ng.nfvo.grant_request.build``, Grant from the local NFVO with
+the VIM's zones), then run by the real driver on real Heat and Nova; the
+resulting instantiatedVnfInfo is kept like the runner keeps it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import fcntl
+import io
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import driver as os_driver
+from tacker_ng.nfvo import grant_request, local
+from tacker_ng.objects import lcm
+from tacker_ng.packages import builder, csar
+from tacker_ng.tests import lcm_packages
+from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
+
+Op = lcm.Operation
+SAMPLE = lcm_packages.SAMPLE
+DF = "Definitions/heat_vdu_affinity_df_simple.yaml"
+NESTED_VDU1 = "BaseHOT/simple/nested/VDU1.yaml"
+
+
+def _policy(doc: dict, name: str) -> dict:
+    for item in doc["topology_template"]["policies"]:
+        if name in item:
+            return item[name]
+    raise KeyError(name)
+
+
+def spec_package_source(
+    dest: Path, image: str, sriov_zone: str | None = None
+) -> Path:
+    """The sample, shaped like the spec's example VNF.
+
+    VDU1: 2 VNFCs in one zone (affinity); VDU2: 2 VNFCs; anti-affinity
+    between every VDU2 VNFC and between VDU1 and VDU2 (one AntiAffinity
+    rule on [VDU1, VDU2], the VDU1 affinity rule keeps VDU1 together).
+    One scale step adds 2 VNFCs. ``sriov_zone``: VDU1's port asks for an
+    SR-IOV vNIC (binding:vnic_type direct) when placed in that zone, so
+    Nova's compute fails the build there ("Exceeded maximum number of
+    retries ...").
+    """
+    shutil.copytree(SAMPLE, dest)
+    path = dest / DF
+    doc = yaml.safe_load(path.read_text())
+    nodes = doc["topology_template"]["node_templates"]
+    for vdu in ("VDU1", "VDU2"):
+        nodes[vdu]["properties"]["sw_image_data"]["name"] = image
+        nodes[vdu]["properties"]["vdu_profile"]["max_number_of_instances"] = 4
+    _policy(doc, "VDU1_initial_delta")["properties"]["initial_delta"][
+        "number_of_instances"
+    ] = 2
+    for vdu in ("VDU1", "VDU2"):
+        levels = _policy(doc, f"{vdu}_instantiation_levels")["properties"]
+        levels["levels"]["instantiation_level_1"]["number_of_instances"] = 2
+        levels["levels"]["instantiation_level_2"]["number_of_instances"] = 4
+        deltas = _policy(doc, f"{vdu}_scaling_aspect_deltas")["properties"]
+        deltas["deltas"]["delta_1"]["number_of_instances"] = 2
+    aspects = _policy(doc, "scaling_aspects")["properties"]["aspects"]
+    for aspect in aspects.values():
+        aspect["max_scale_level"] = 1
+    levels = _policy(doc, "instantiation_levels")["properties"]["levels"]
+    for aspect in ("VDU1_scale", "VDU2_scale"):
+        levels["instantiation_level_2"]["scale_info"][aspect][
+            "scale_level"
+        ] = 1
+    _policy(doc, "policy_antiaffinity_vdu2")["targets"] = ["VDU1", "VDU2"]
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    if sriov_zone:
+        nested = dest / NESTED_VDU1
+        text = nested.read_text()
+        text = text.replace(
+            "resources:",
+            "conditions:\n  sriov_zone: { equals: [ { get_param: zone }, "
+            f"{sriov_zone} ] }}\n\nresources:",
+            1,
+        )
+        text = text.replace(
+            "      network: { get_param: net1 }",
+            "      network: { get_param: net1 }\n"
+            "      binding:vnic_type: { if: [ sriov_zone, direct, normal ] }",
+        )
+        nested.write_text(text)
+    return dest
+
+
+def onboard(src: Path, dest: Path) -> csar.CsarContents:
+    """Build the CSAR of ``src`` and extract it like onboarding does."""
+    data = builder.build_csar_bytes(src)
+    return csar.extract_csar(io.BytesIO(data), dest)
+
+
+def vim_connection(cloud) -> dict[str, Any]:
+    """vimConnectionInfo of project vnf's member user on minicloud."""
+    auth = cloud.project_auth
+    return {
+        "vim1": {
+            "vimId": "vim1",
+            "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3",
+            "interfaceInfo": {"endpoint": cloud.auth_url},
+            "accessInfo": {
+                "username": auth["username"],
+                "password": auth["password"],
+                "project": auth["project_name"],
+                "projectDomain": auth["project_domain_name"],
+                "userDomain": auth["user_domain_name"],
+                "region": cloud.region_name,
+            },
+        }
+    }
+
+
+def ext_links(cloud) -> list[dict[str, Any]]:
+    """extVirtualLinks putting both VDUs' CP1 on vnf-net."""
+    return [
+        {
+            "id": "ext-vl-1",
+            "resourceId": cloud.network_id,
+            "extCps": [
+                {"cpdId": "VDU1_CP1", "cpConfig": {}},
+                {"cpdId": "VDU2_CP1", "cpConfig": {}},
+            ],
+        }
+    ]
+
+
+class Vnf:
+    """A VNF instance record driven through the real driver."""
+
+    def __init__(self, cloud, package: csar.CsarContents) -> None:
+        self.cloud = cloud
+        self.package = package
+        self.driver = os_driver.OpenStackDriver()
+        self.instance: dict[str, Any] = {
+            "id": str(uuid.uuid4()),
+            "vnfdId": package.vnfd.descriptor_id,
+            "vimConnectionInfo": vim_connection(cloud),
+            "instantiationState": "NOT_INSTANTIATED",
+        }
+        self.last: dict[str, Any] = {}
+
+    @property
+    def stack_name(self) -> str:
+        return f"vnf-{self.instance['id']}"
+
+    def _existing_zones(self) -> dict[str, str]:
+        info = self.instance.get("instantiatedVnfInfo") or {}
+        return {
+            v["computeResource"]["resourceId"]: v["zoneId"]
+            for v in info.get("vnfcResourceInfo") or []
+            if v.get("zoneId")
+        }
+
+    def task(self, op: Op, request: dict[str, Any]) -> base.LcmTask:
+        """Grant ``op`` like the conductor and wrap it in an LcmTask."""
+        info = self.instance.get("instantiatedVnfInfo") or {}
+        flavour = (
+            request.get("flavourId")
+            or request.get("newFlavourId")
+            or info.get("flavourId")
+        )
+        occ_id = str(uuid.uuid4())
+        body = grant_request.build(
+            op, self.package.vnfd, self.instance, occ_id, request, flavour
+        )
+        vim = self.instance["vimConnectionInfo"]["vim1"]
+        zones = self.driver.list_zones(vim)
+        grant = local.grant(body, "vim1", zones, self._existing_zones())
+        progress: dict[str, Any] = {}
+        return base.LcmTask(
+            context=None,
+            operation=op,
+            op_occ_id=occ_id,
+            instance=copy.deepcopy(self.instance),
+            request=request,
+            vnfd=self.package.vnfd,
+            package_root=self.package.root,
+            grant_request=body,
+            grant=grant,
+            progress=progress,
+            save_progress=lambda: None,
+            cancel_requested=lambda: None,
+        )
+
+    def run(self, op: Op, request: dict[str, Any]) -> base.LcmResult:
+        """Grant and run ``op``; keep the new instantiatedVnfInfo."""
+        task = self.task(op, request)
+        self.last = {"task": task, "progress": task.progress}
+        result = getattr(self.driver, base.METHODS[op])(task)
+        self.last["result"] = result
+        if op == Op.TERMINATE:
+            self.instance.pop("instantiatedVnfInfo", None)
+            self.instance["instantiationState"] = "NOT_INSTANTIATED"
+        elif result.instantiated_vnf_info is not None:
+            self.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+            self.instance["instantiationState"] = "INSTANTIATED"
+        return result
+
+    def rollback(self) -> base.LcmResult:
+        """Roll back the last (failed) operation with its progress."""
+        result = self.driver.rollback(self.last["task"])
+        if result.instantiated_vnf_info is not None:
+            self.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+        if self.last["task"].operation == Op.INSTANTIATE:
+            self.instance.pop("instantiatedVnfInfo", None)
+        return result
+
+    # -- what the tests look at -----------------------------------------
+    def vnfcs(self) -> dict[str, dict[str, Any]]:
+        """VNFC resource name (VDU1-0) -> its vnfcResourceInfo."""
+        info = self.instance.get("instantiatedVnfInfo") or {}
+        return {
+            v["metadata"]["stackResource"]: v
+            for v in info.get("vnfcResourceInfo") or []
+        }
+
+    def zones(self) -> dict[str, str]:
+        """VNFC name -> zoneId recorded by the driver."""
+        return {n: v["zoneId"] for n, v in self.vnfcs().items()}
+
+    def nova_zones(self) -> dict[str, str]:
+        """VNFC name -> the zone Nova says its server runs in."""
+        nova = self.cloud.nova(admin=True)
+        out = {}
+        for name, vnfc in self.vnfcs().items():
+            server = nova.servers.get(vnfc["computeResource"]["resourceId"])
+            assert server.status == "ACTIVE", (name, server.status)
+            out[name] = getattr(server, "OS-EXT-AZ:availability_zone")
+        return out
+
+    def attempts(self) -> list[dict[str, Any]]:
+        """Stack create/update attempts of the last operation."""
+        return self.last["progress"].get("attempts", [])
+
+    def heat_attempts(self) -> int:
+        """Stack CREATE/UPDATE starts Heat recorded (all operations)."""
+        heat = self.cloud.heat()
+        return sum(
+            1
+            for e in heat.events.list(self.stack_name)
+            if e.resource_name == self.stack_name
+            and (e.resource_status_reason or "").endswith(" started")
+            and e.resource_status
+            in ("CREATE_IN_PROGRESS", "UPDATE_IN_PROGRESS")
+        )
+
+    def stack_reasons(self) -> list[str]:
+        """Every resource_status_reason of the stack's root events."""
+        heat = self.cloud.heat()
+        return [
+            e.resource_status_reason or ""
+            for e in heat.events.list(self.stack_name)
+        ]
+
+
+def _other_functional_sessions() -> list[str]:
+    """Command lines of other pytest processes running functional tests."""
+    me = os.getpid()
+    out = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) in (me, os.getppid()):
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if "pytest" in cmd and "functional" in cmd and "timeout " not in cmd:
+            out.append(f"{proc.name}: {cmd[:160]}")
+    return out
+
+
+@contextlib.contextmanager
+def exclusive_minicloud(wait: float = 900) -> Iterator[None]:
+    """Keep other test sessions off minicloud while these tests run.
+
+    minicloud is one cloud for every engineer's sessions and each of
+    them resets it (deleting every stack and server) before and after
+    its tests. This waits (bounded) until no other functional pytest
+    session runs, then holds the fixture's bring-up lock, so sessions
+    starting meanwhile wait in their bring-up instead of resetting the
+    cloud under these tests. Call it after the ``minicloud`` fixture
+    (same lock file: taking it first would deadlock this process).
+    """
+    deadline = time.monotonic() + wait
+    while (others := _other_functional_sessions()) and (
+        time.monotonic() < deadline
+    ):
+        print("waiting for other minicloud sessions:", *others, sep="\n  ")
+        time.sleep(10)
+    with (mc_fixture.HOME / "fixture.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
