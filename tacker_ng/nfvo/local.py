@@ -85,3 +85,44 @@ def grant(
             for d in grant_request["removeResources"]
         ]
     return body
+
+
+def apply_reservation(
+    grant: dict[str, Any],
+    grant_request: dict[str, Any],
+    reservation: dict[str, Any],
+    vim_connection_id: str | None,
+) -> dict[str, Any]:
+    """Grant the new VNFCs from a Blazar-style reservation.
+
+    Each added COMPUTE resource carries ``reservationId``; the
+    reservation's flavour is the VIM flavour of every VDU it adds
+    (``vimAssets.computeResourceFlavours``) and its server group goes to
+    the driver in ``additionalParams``.
+    """
+    computes = {
+        d["id"]: d["vduId"]
+        for d in grant_request.get("addResources") or []
+        if d["type"] == "COMPUTE"
+    }
+    for item in grant.get("addResources") or []:
+        if item["resourceDefinitionId"] in computes:
+            item["reservationId"] = reservation["reservationId"]
+    if reservation.get("flavour_id"):
+        flavours = []
+        for vdu in sorted(set(computes.values())):
+            entry = {
+                "vnfdVirtualComputeDescId": vdu,
+                "vimFlavourId": reservation["flavour_id"],
+            }
+            if vim_connection_id:
+                entry["vimConnectionId"] = vim_connection_id
+            flavours.append(entry)
+        grant.setdefault("vimAssets", {})["computeResourceFlavours"] = flavours
+    params = grant.setdefault("additionalParams", {})
+    params["reservation"] = {
+        "reservationId": reservation["reservationId"],
+        "serverGroupId": reservation.get("server_group_id"),
+        "hosts": reservation.get("hosts") or [],
+    }
+    return grant

@@ -24,6 +24,16 @@ def flavour_for(
     return (instance.get("instantiatedVnfInfo") or {})["flavourId"]
 
 
+def reservation_of(request: dict[str, Any]) -> str | None:
+    """The reservation id an instantiate/scale request asks to use.
+
+    ``additionalParams.reservationId`` (``reservation_id`` is accepted
+    too, as OpenStack Tacker's users write it).
+    """
+    params = request.get("additionalParams") or {}
+    return params.get("reservationId") or params.get("reservation_id")
+
+
 def _existing_zones(instance: dict[str, Any]) -> dict[str, str]:
     info = instance.get("instantiatedVnfInfo") or {}
     return {

@@ -205,3 +205,52 @@ def test_affinity_constraint_with_several_members(vnfd, conf):
     }
     assert kinds["AFFINITY"]["scope"] == "ZONE"
     assert len(kinds["AFFINITY"]["resource"]) == 3
+
+
+def test_reservation_in_the_grant(vnfd, conf):
+    body = _build(vnfd, Op.INSTANTIATE, {"flavourId": "simple"}, conf=conf)
+    grant = local.grant(body, "vim1", ["AZ-1", "AZ-2"], {})
+    reservation = {
+        "reservationId": "rsv-1",
+        "flavour_id": "flavor-reserved",
+        "server_group_id": "sg-1",
+        "hosts": ["cmp-1", "cmp-2"],
+        "zones": ["AZ-2"],
+    }
+    local.apply_reservation(grant, body, reservation, "vim1")
+    computes = {
+        d["id"] for d in body["addResources"] if d["type"] == "COMPUTE"
+    }
+    granted = [
+        g
+        for g in grant["addResources"]
+        if g["resourceDefinitionId"] in computes
+    ]
+    assert {g["reservationId"] for g in granted} == {"rsv-1"}
+    assert grant["vimAssets"]["computeResourceFlavours"] == [
+        {
+            "vnfdVirtualComputeDescId": "VDU1",
+            "vimFlavourId": "flavor-reserved",
+            "vimConnectionId": "vim1",
+        },
+        {
+            "vnfdVirtualComputeDescId": "VDU2",
+            "vimFlavourId": "flavor-reserved",
+            "vimConnectionId": "vim1",
+        },
+    ]
+    assert grant["additionalParams"]["reservation"]["serverGroupId"] == "sg-1"
+
+
+def test_reservation_id_from_additional_params():
+    from tacker_ng.conductor.lcm import granting
+
+    assert granting.reservation_of({}) is None
+    assert (
+        granting.reservation_of({"additionalParams": {"reservationId": "r"}})
+        == "r"
+    )
+    assert (
+        granting.reservation_of({"additionalParams": {"reservation_id": "r2"}})
+        == "r2"
+    )
