@@ -98,3 +98,40 @@ def test_exactly_one_of_two_concurrent_requests_wins(backend, tmp_path):
         engine.dispose()
         assert occs == TRIALS
         assert held == TRIALS
+
+
+def test_cancel_while_starting_rolls_back(tmp_path):
+    """With no conductor to take it, an op occ stays STARTING; cancel
+    then ends it ROLLED_BACK at once and frees the instance."""
+    with lcm_fixtures.lcm_deployment(
+        tmp_path, "postgresql", conductors=()
+    ) as dep:
+        client = dep.client()
+        inst = client.post(
+            "/vnflcm/v2/vnf_instances",
+            {
+                "vnfdId": dep.package["vnfd_id"],
+                "vimConnectionInfo": lcm_fixtures.fake_vim(),
+            },
+        ).json()
+        occ_id = client.start(
+            inst["id"], "instantiate", {"flavourId": "simple"}
+        )
+        assert client.occ(occ_id)["operationState"] == "STARTING"
+        resp = client.post(
+            f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}/cancel",
+            {"cancelMode": "GRACEFUL"},
+        )
+        assert resp.status_code == 202
+        occ = client.occ(occ_id)
+        assert occ["operationState"] == "ROLLED_BACK"
+        assert occ["cancelMode"] == "GRACEFUL"
+        again = client.post(
+            f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}/cancel",
+            {"cancelMode": "GRACEFUL"},
+        )
+        assert again.status_code == 409
+        second = client.start(
+            inst["id"], "instantiate", {"flavourId": "simple"}
+        )
+        assert second != occ_id
