@@ -17,6 +17,7 @@ from oslo_middleware import (
 
 from tacker_ng.api import hooks, pecan_patches, rendering
 from tacker_ng.api.controllers import root
+from tacker_ng.api.controllers.vnfpkgm import content as vnfpkgm_content
 from tacker_ng.api.middleware import auth, dispatch, problem
 
 HEALTHCHECK_PATH = "/healthcheck"
@@ -37,6 +38,22 @@ def build_pecan_app() -> pecan.Pecan:
     )
 
 
+def _limit_bodies(app, conf: cfg.ConfigOpts):
+    """oslo.middleware's request body limit, except for VNF package
+    uploads: those are streamed to the package store by their controller,
+    which enforces ``[vnf_package] max_archive_size`` while reading."""
+    limited = sizelimit.RequestBodySizeLimiter(
+        app, {"oslo_config_config": conf}
+    )
+
+    def route(environ, start_response):
+        if vnfpkgm_content.is_upload(environ):
+            return app(environ, start_response)
+        return limited(environ, start_response)
+
+    return route
+
+
 def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     """The full WSGI application as configured in ``conf``."""
     api = build_pecan_app()
@@ -50,7 +67,7 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
             ),
         },
     )
-    app = sizelimit.RequestBodySizeLimiter(app, {"oslo_config_config": conf})
+    app = _limit_bodies(app, conf)
     if conf.api.enable_proxy_headers_parsing:
         app = http_proxy_to_wsgi.HTTPProxyToWSGI(
             app, {"oslo_config_config": conf}

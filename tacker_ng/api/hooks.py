@@ -29,6 +29,8 @@ class SolVersionHook(hooks.PecanHook):
         if api is None or not versions.needs_version_header(api, path):
             return
         requested = state.request.headers.get(versions.VERSION_HEADER)
+        if not requested and not api.version_required:
+            return
         if not requested:
             raise exceptions.BadRequest(
                 f"The '{versions.VERSION_HEADER}' header is required; "

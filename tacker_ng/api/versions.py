@@ -18,6 +18,10 @@ class SolApi:
     name: str
     major: str
     versions: tuple[str, ...]
+    #: False for APIs whose established clients send no ``Version``
+    #: header (Tacker's /vnfpkgm/v1 never required one); a request
+    #: without it is then served at :attr:`current`.
+    version_required: bool = True
 
     @property
     def uri_prefix(self) -> str:
@@ -39,7 +43,11 @@ class SolApi:
 
 
 #: SOL APIs served by tacker-ng. Add new majors/versions here.
-SOL_APIS: tuple[SolApi, ...] = (SolApi("vnflcm", "v2", ("2.0.0",)),)
+SOL_APIS: tuple[SolApi, ...] = (
+    SolApi("vnflcm", "v2", ("2.0.0",)),
+    # SOL005 VNF package management, as Tacker serves it at /vnfpkgm/v1.
+    SolApi("vnfpkgm", "v1", ("2.1.0",), version_required=False),
+)
 
 
 def api_for_path(path: str) -> SolApi | None:

@@ -18,6 +18,7 @@ from typing import Any
 import requests
 import sqlalchemy as sa
 from oslo_config import cfg
+from oslo_context import context as oslo_context
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from sqlalchemy import orm
@@ -151,8 +152,13 @@ def cache(
 
 def refill(package_id: str, conf: cfg.ConfigOpts = cfg.CONF) -> None:
     """Fetch a cached package again whose files are missing here (e.g. a
-    conductor on another host without the shared store)."""
-    with db_api.reader() as session:
+    conductor on another host without the shared store).
+
+    Reads in the current request's transaction when there is one (the
+    LCM API calls this inside its own writer; a second transaction
+    would wait for that one on SQLite).
+    """
+    with db_api.reader(oslo_context.get_current()) as session:
         vnfd_id = session.execute(
             sa.select(packages_db.PACKAGES.c.vnfd_id).where(
                 packages_db.PACKAGES.c.id == package_id

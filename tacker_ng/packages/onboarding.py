@@ -100,19 +100,22 @@ def problem(status: int, title: str, detail: str, code: str) -> dict[str, Any]:
 def fail(
     context, package_id: str, from_states: Iterable[S], details: dict
 ) -> bool:
-    """ERROR with ``details`` (if still in ``from_states``); no files kept."""
-    try:
-        with db_api.writer(context) as session:
-            moved = packages_db.move(
-                session,
-                package_id,
-                S.ERROR,
-                from_states,
-                operational_state=OperationalState.DISABLED,
-                onboarding_failure_details=details,
-            )
-    finally:
-        store.discard(package_id)
+    """ERROR with ``details`` (if still in ``from_states``); no files kept.
+
+    The files go before the commit, so a package seen in ERROR has none
+    left, and only when the UPDATE won (the package was ours).
+    """
+    with db_api.writer(context) as session:
+        moved = packages_db.move(
+            session,
+            package_id,
+            S.ERROR,
+            from_states,
+            operational_state=OperationalState.DISABLED,
+            onboarding_failure_details=details,
+        )
+        if moved:
+            store.discard(package_id)
     LOG.info(
         "VNF package %s: onboarding failed: %s", package_id, details["detail"]
     )
@@ -133,19 +136,11 @@ def process_upload(context, package_id: str) -> None:
 
 def process_from_uri(context, package_id: str) -> None:
     """Download an upload_from_uri package, then onboard it."""
-    request = store.load_source(package_id)
+    request = store.take_source(package_id)
     if request is None:
-        fail(
-            context,
-            package_id,
-            {S.UPLOADING},
-            problem(
-                500,
-                "Onboarding interrupted",
-                "The upload_from_uri request is no longer in the store.",
-                INTERRUPTED,
-            ),
-        )
+        # Taken by another conductor (duplicate cast) or the package is
+        # gone; a request that is really lost ends with the lease.
+        LOG.info("No upload_from_uri request for package %s", package_id)
         return
     try:
         with Lease(package_id, {S.UPLOADING}):

@@ -138,13 +138,20 @@ def save_source(package_id: str, request: dict[str, Any]) -> None:
         json.dump(crypto.seal(request), out)
 
 
-def load_source(package_id: str) -> dict[str, Any] | None:
-    """The upload_from_uri request with its secrets decrypted, if any."""
+def take_source(package_id: str) -> dict[str, Any] | None:
+    """The upload_from_uri request (secrets decrypted), removed from the
+    store; ``None`` if there is none (or another process took it)."""
+    path = _source_path(package_id)
+    taken = path.with_name(f"{path.name}.{uuid.uuid4().hex}")
     try:
-        with open(_source_path(package_id)) as src:
-            return crypto.unseal(json.load(src))
+        os.rename(path, taken)  # atomic: one taker wins
     except FileNotFoundError:
         return None
+    try:
+        with open(taken) as src:
+            return crypto.unseal(json.load(src))
+    finally:
+        taken.unlink(missing_ok=True)
 
 
 def publish_archive(package_id: str) -> Path:
@@ -157,12 +164,10 @@ def publish_archive(package_id: str) -> Path:
 
 def discard_incoming(package_id: str) -> None:
     """Remove the package's upload files (partial, complete, request)."""
-    for path in (
-        _part_path(package_id),
-        incoming_path(package_id),
-        _source_path(package_id),
-    ):
-        path.unlink(missing_ok=True)
+    incoming = root() / _INCOMING
+    if incoming.is_dir():
+        for path in incoming.glob(f"{_checked(package_id)}.*"):
+            path.unlink(missing_ok=True)
 
 
 def discard(package_id: str) -> None:

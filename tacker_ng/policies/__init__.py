@@ -17,10 +17,11 @@ from tacker_ng.policies import (
     conductors,
     reservation,
     vnflcm,
+    vnfpkgm,
 )
 
 #: Policy modules, one per API. Add new ones here.
-_MODULES = (base, api_versions, conductors, vnflcm, reservation)
+_MODULES = (base, api_versions, conductors, vnflcm, vnfpkgm, reservation)
 
 _ENFORCER: policy.Enforcer | None = None
 

@@ -8,6 +8,7 @@ from tacker_ng.api.controllers.vnflcm import (
     subscriptions,
     vnf_instances,
 )
+from tacker_ng.api.controllers.vnfpkgm import packages as vnfpkgm
 
 
 class SolApiRoot:
@@ -43,6 +44,15 @@ class RootController:
                 vnf_instances=vnf_instances.VnfInstancesController(),
                 vnf_lcm_op_occs=op_occs.OpOccsController(),
                 subscriptions=subscriptions.SubscriptionsController(),
+            ),
+        )
+        pkgm = _sol_api("vnfpkgm")
+        self.vnfpkgm = SolApiRoot(
+            pkgm,
+            SolMajorRoot(
+                pkgm,
+                vnf_packages=vnfpkgm.VnfPackages(),
+                onboarded_vnf_packages=vnfpkgm.OnboardedVnfPackages(),
             ),
         )
         self.v1 = v1.V1Controller()

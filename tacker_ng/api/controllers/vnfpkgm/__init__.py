@@ -1,0 +1,1 @@
+"""SOL005 VNF package management interface (``/vnfpkgm/v1``) controllers."""
