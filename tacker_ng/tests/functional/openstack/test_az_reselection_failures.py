@@ -1,0 +1,180 @@
+"""When AZ reselection must not or cannot help, on real Heat + Nova.
+
+Non-capacity errors and capacity errors with fallbackBestEffort off fail
+at once; all zones full and the retry cap end with the zones tried; a
+retry continues from the persisted zones; Nova's "Exceeded maximum
+number of retries" (a compute that fails the build) is a capacity
+failure by default and not with a stricter operator regex.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tacker_ng.infra.openstack import errors
+from tacker_ng.tests.functional.openstack import env
+
+pytestmark = pytest.mark.xdist_group("minicloud")
+Op = env.Op
+GRANTED = {
+    "VDU1-0": "AZ-1",
+    "VDU1-1": "AZ-1",
+    "VDU2-0": "AZ-2",
+    "VDU2-1": "AZ-3",
+}
+EXCEEDED = (
+    "Exceeded maximum number of retries. Exhausted all hosts available "
+    "for retrying build failures for instance "
+)
+
+
+def request(cloud) -> dict:
+    return {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)}
+
+
+def statuses(vnf: env.Vnf) -> list[str]:
+    return [a["status"] for a in vnf.attempts()]
+
+
+def rolled_back(cloud, vnf: env.Vnf) -> None:
+    """Rollback of a failed instantiate deletes the stack."""
+    vnf.rollback()
+    assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))
+
+
+def test_non_capacity_error_fails_at_once(
+    cloud, placement, capacity, spec_package
+):
+    """A project quota of 0 instances: Nova refuses every server with a
+    403, which is no lack of zone capacity: FAILED at the first attempt."""
+    nova = cloud.nova(admin=True)
+    nova.quotas.update(cloud.project_id, instances=0)
+    vnf = env.Vnf(cloud, spec_package)
+    try:
+        with pytest.raises(errors.StackFailed, match="Quota exceeded") as exc:
+            vnf.run(Op.INSTANTIATE, request(cloud))
+    finally:
+        nova.quotas.delete(cloud.project_id)
+    assert exc.value.status == 502
+    assert statuses(vnf) == ["CREATE_FAILED"]
+    assert vnf.attempts()[0]["zones"] == GRANTED
+    assert vnf.heat_attempts() == 1
+    rolled_back(cloud, vnf)
+
+
+def test_fallback_off_no_reselection(cloud, placement, capacity, spec_package):
+    """fallback_best_effort false: AZ-1 full fails the operation (409
+    ProblemDetails quoting Nova), zones untouched, one attempt."""
+    placement.set_override("fallback_best_effort", False, group="placement")
+    cloud.fill_zone("AZ-1")
+    vnf = env.Vnf(cloud, spec_package)
+    with pytest.raises(errors.InsufficientCapacity) as exc:
+        vnf.run(Op.INSTANTIATE, request(cloud))
+    problem = exc.value.to_problem_details()
+    assert problem["status"] == 409
+    assert "No valid host was found" in problem["detail"]
+    assert "fallback_best_effort is false" in problem["detail"]
+    # The grant's placement constraints say so too.
+    constraints = vnf.last["task"].grant_request["placementConstraints"]
+    assert {c["fallbackBestEffort"] for c in constraints} == {False}
+    assert statuses(vnf) == ["CREATE_FAILED"]
+    assert vnf.attempts()[0]["zones"] == GRANTED
+    assert "assignment" not in vnf.last["progress"]
+    assert vnf.heat_attempts() == 1
+    rolled_back(cloud, vnf)
+
+
+def test_all_zones_full_then_retry_continues(
+    cloud, placement, capacity, spec_package
+):
+    """Every zone full: the first attempt rules out AZ-1..AZ-3, the
+    second AZ-4 and AZ-5; then no candidate is left: FAILED naming the
+    zones tried. With capacity back, a retry of the same operation
+    continues from the last zones: one more stack update succeeds."""
+    cloud.fill_zones(cloud.zones())
+    vnf = env.Vnf(cloud, spec_package)
+    with pytest.raises(errors.InsufficientCapacity) as exc:
+        vnf.run(Op.INSTANTIATE, request(cloud))
+    detail = exc.value.detail
+    assert (
+        "zones tried without capacity: AZ-1, AZ-2, AZ-3, AZ-4, AZ-5" in detail
+    )
+    assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_FAILED"]
+    second = vnf.attempts()[1]["zones"]
+    assert set(second.values()) == {"AZ-4", "AZ-5"}
+    assert second["VDU1-0"] == second["VDU1-1"]
+    assert vnf.heat_attempts() == 2
+    # Retry: same task, same persisted progress.
+    cloud.free_all()
+    task = vnf.last["task"]
+    result = vnf.driver.instantiate(task)
+    vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+    assert statuses(vnf)[2:] == ["UPDATE_COMPLETE"]
+    assert vnf.heat_attempts() == 3
+    assert vnf.zones() == second == vnf.nova_zones()
+    vnf.run(Op.TERMINATE, {})
+
+
+def test_retry_cap_is_honoured(
+    cloud, placement, capacity, spec_package, driver_log
+):
+    """AZ-1..AZ-4 full. az_select_retry = 1: the one reselection (to
+    AZ-4/AZ-5) fails again in AZ-4 and the operation stops after two
+    attempts. Without a cap it goes on until everything is in AZ-5."""
+    cloud.fill_zones(["AZ-1", "AZ-2", "AZ-3", "AZ-4"])
+    placement.set_override("az_select_retry", 1, group="placement")
+    vnf = env.Vnf(cloud, spec_package)
+    with pytest.raises(errors.InsufficientCapacity) as exc:
+        vnf.run(Op.INSTANTIATE, request(cloud))
+    assert "gave up after 1 zone reselection(s)" in exc.value.detail
+    assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_FAILED"]
+    assert vnf.heat_attempts() == 2
+    rolled_back(cloud, vnf)
+    placement.set_override("az_select_retry", 0, group="placement")
+    vnf = env.Vnf(cloud, spec_package)
+    vnf.run(Op.INSTANTIATE, request(cloud))
+    assert len(vnf.attempts()) <= 5  # full zones + 1
+    assert statuses(vnf)[-1] == "UPDATE_COMPLETE"
+    assert vnf.heat_attempts() == len(vnf.attempts())
+    assert set(vnf.nova_zones().values()) == {"AZ-5"}
+    assert "anti-affinity is broken" in driver_log.text
+    vnf.run(Op.TERMINATE, {})
+
+
+def test_exceeded_maximum_retries_is_reselected(
+    cloud, placement, capacity, sriov_package
+):
+    """VDU1's SR-IOV port cannot be claimed on AZ-1's computes: the first
+    host fails the build, Nova reschedules to AZ-1's second host, fails
+    again and gives up with "Exceeded maximum number of retries.
+    Exhausted all hosts available for retrying build failures for
+    instance <uuid>.". That is a capacity failure: VDU1 moves."""
+    vnf = env.Vnf(cloud, sriov_package)
+    vnf.run(Op.INSTANTIATE, request(cloud))
+    reasons = vnf.stack_reasons()
+    assert any(EXCEEDED in r for r in reasons), reasons
+    assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_COMPLETE"]
+    assert vnf.heat_attempts() == 2
+    zones = vnf.zones()
+    assert zones["VDU1-0"] == zones["VDU1-1"] in {"AZ-4", "AZ-5"}
+    assert (zones["VDU2-0"], zones["VDU2-1"]) == ("AZ-2", "AZ-3")
+    assert vnf.nova_zones() == zones
+    vnf.run(Op.TERMINATE, {})
+
+
+def test_operator_regex_can_leave_exceeded_out(
+    cloud, placement, capacity, sriov_package
+):
+    """[placement] az_resource_error_regex = "No valid host was found":
+    the "Exceeded maximum number of retries" failure is then not a lack
+    of capacity, and the operation fails at once."""
+    placement.set_override(
+        "az_resource_error_regex", "No valid host was found", group="placement"
+    )
+    vnf = env.Vnf(cloud, sriov_package)
+    with pytest.raises(errors.StackFailed) as exc:
+        vnf.run(Op.INSTANTIATE, request(cloud))
+    assert EXCEEDED in exc.value.detail
+    assert statuses(vnf) == ["CREATE_FAILED"]
+    assert vnf.heat_attempts() == 1
+    rolled_back(cloud, vnf)
