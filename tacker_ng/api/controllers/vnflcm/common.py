@@ -5,6 +5,8 @@ import webob
 from oslo_config import cfg
 
 from tacker_ng import policies
+from tacker_ng.db import api as db_api
+from tacker_ng.db import vnf_lcm
 
 ADMIN_ROLE = "admin"
 
@@ -49,3 +51,12 @@ def created(location: str, body: dict) -> dict:
     pecan.response.status = 201
     pecan.response.headers["Location"] = location
     return body
+
+
+def authorized_instance(instance_id: str, rule: str):
+    """The caller's VNF instance row (404 if not visible), after policy."""
+    ctx = context()
+    with db_api.reader(ctx) as session:
+        row = vnf_lcm.get_instance(session, instance_id, scope(ctx))
+    authorize(rule, row["project_id"])
+    return row

@@ -9,8 +9,6 @@ import pecan
 from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import common, lcm_start
 from tacker_ng.api.schemas import vnflcm as schemas
-from tacker_ng.db import api as db_api
-from tacker_ng.db import vnf_lcm
 from tacker_ng.objects import lcm
 
 P = "tacker_ng:vnflcm"
@@ -37,12 +35,7 @@ class _Task:
 
     @index.when(method="POST", template="json")
     def post(self) -> str:
-        ctx = common.context()
-        with db_api.reader(ctx) as session:
-            row = vnf_lcm.get_instance(
-                session, self.instance_id, common.scope(ctx)
-            )
-        common.authorize(f"{P}:{self.rule}", row["project_id"])
+        common.authorized_instance(self.instance_id, f"{P}:{self.rule}")
         body = validation.parse_json(pecan.request, self.schema)
         if self.operation == lcm.Operation.SCALE:
             body.setdefault("numberOfSteps", 1)

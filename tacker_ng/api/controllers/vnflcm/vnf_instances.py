@@ -46,23 +46,13 @@ class VnfInstanceController(tasks.TaskResources):
 
     @routing.resource()
     def index(self) -> dict:
-        ctx = common.context()
-        with db_api.reader(ctx) as session:
-            row = vnf_lcm.get_instance(
-                session, self.instance_id, common.scope(ctx)
-            )
-        common.authorize(f"{P}:show", row["project_id"])
+        row = common.authorized_instance(self.instance_id, f"{P}:show")
         pecan.response.headers["ETag"] = _etag(row)
         return views.vnf_instance(common.base_url(), row)
 
     @index.when(method="PATCH", template="json")
     def patch(self) -> str:
-        ctx = common.context()
-        with db_api.reader(ctx) as session:
-            row = vnf_lcm.get_instance(
-                session, self.instance_id, common.scope(ctx)
-            )
-        common.authorize(f"{P}:update", row["project_id"])
+        common.authorized_instance(self.instance_id, f"{P}:update")
         content_type = (pecan.request.content_type or "").split(";")[0]
         media = (
             validation.JSON
