@@ -97,14 +97,27 @@ def problem(status: int, title: str, detail: str, code: str) -> dict[str, Any]:
     }
 
 
-def fail(
+def storable(value: Any) -> Any:
+    """``value`` with control characters and lone surrogates in strings
+    escaped (``\\x00``): a hostile member name must not make the reason
+    unstorable (PostgreSQL refuses NUL in JSON)."""
+    if isinstance(value, str):
+        return "".join(
+            f"\\x{ord(ch):02x}"
+            if ord(ch) < 0x20 or ord(ch) == 0x7F or 0xD800 <= ord(ch) < 0xE000
+            else ch
+            for ch in value
+        )
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [storable(item) for item in value]
+    return value
+
+
+def _to_error(
     context, package_id: str, from_states: Iterable[S], details: dict
 ) -> bool:
-    """ERROR with ``details`` (if still in ``from_states``); no files kept.
-
-    The files go before the commit, so a package seen in ERROR has none
-    left, and only when the UPDATE won (the package was ours).
-    """
     with db_api.writer(context) as session:
         moved = packages_db.move(
             session,
@@ -112,10 +125,28 @@ def fail(
             S.ERROR,
             from_states,
             operational_state=OperationalState.DISABLED,
-            onboarding_failure_details=details,
+            onboarding_failure_details=storable(details),
         )
         if moved:
             store.discard(package_id)
+    return moved
+
+
+def fail(
+    context, package_id: str, from_states: Iterable[S], details: dict
+) -> bool:
+    """ERROR with ``details`` (if still in ``from_states``); no files kept.
+
+    The files go before the commit, so a package seen in ERROR has none
+    left, and only when the UPDATE won (the package was ours). Should the
+    database refuse the reason, a generic one is stored instead.
+    """
+    from_states = tuple(from_states)
+    try:
+        moved = _to_error(context, package_id, from_states, details)
+    except db_exc.DBError:
+        LOG.exception("Reason of package %s not stored", package_id)
+        moved = _to_error(context, package_id, from_states, _internal())
     LOG.info(
         "VNF package %s: onboarding failed: %s", package_id, details["detail"]
     )

@@ -1,6 +1,9 @@
 """Shared fixtures of the LCM functional tests (imported by modules)."""
 
 import contextlib
+import time
+
+import requests
 
 from tacker_ng import context as tcontext
 from tacker_ng.tests import fixtures, lcm_packages
@@ -38,3 +41,40 @@ def lcm_deployment(tmp_path, backend, **kwargs):
             )
         dep.package = package
         yield dep
+
+
+PKGM = "/vnfpkgm/v1/vnf_packages"
+
+
+def onboard_via_api(dep, data: bytes, timeout: float = 60, **create) -> dict:
+    """Create a package, PUT ``data`` through the API and wait until the
+    conductors are done; returns the final VnfPkgInfo (ONBOARDED or
+    ERROR)."""
+    headers = dict(dep.auth)
+    resp = requests.post(
+        dep.url + PKGM, json=create, headers=headers, timeout=30
+    )
+    assert resp.status_code == 201, resp.text
+    pkg_id = resp.json()["id"]
+    resp = requests.put(
+        f"{dep.url}{PKGM}/{pkg_id}/package_content",
+        data=data,
+        headers={**headers, "Content-Type": "application/zip"},
+        timeout=60,
+    )
+    assert resp.status_code == 202, resp.text
+    return wait_onboarding(dep, pkg_id, timeout)
+
+
+def wait_onboarding(dep, pkg_id: str, timeout: float = 60) -> dict:
+    """The VnfPkgInfo of ``pkg_id`` once it is ONBOARDED or ERROR."""
+    deadline = time.monotonic() + timeout
+    pkg = None
+    while time.monotonic() < deadline:
+        pkg = requests.get(
+            f"{dep.url}{PKGM}/{pkg_id}", headers=dep.auth, timeout=30
+        ).json()
+        if pkg["onboardingState"] in ("ONBOARDED", "ERROR"):
+            return pkg
+        time.sleep(0.2)
+    raise AssertionError(f"package {pkg_id} did not finish onboarding: {pkg}")

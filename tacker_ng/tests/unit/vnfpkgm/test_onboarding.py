@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from tacker_ng.packages import csar, store
+from tacker_ng.packages import csar, onboarding, store
 from tacker_ng.tests.unit.packages import helpers
 from tacker_ng.tests.unit.vnfpkgm import malicious
 from tacker_ng.tests.unit.vnfpkgm.conftest import PREFIX, V, zip_names
@@ -83,7 +83,8 @@ def test_malicious_upload_ends_error_with_the_reason(pkgm, conf, case):
         assert details["title"] == "Invalid VNF package"
         assert details["reasonCode"] == case.code, details
         if case.member:
-            assert details["member"] == case.member
+            # Control characters are stored escaped (see storable()).
+            assert details["member"] == onboarding.storable(case.member)
     else:
         assert details["title"] == "Invalid VNFD"
         assert details["file"] == case.vnfd_file, details
@@ -137,3 +138,29 @@ def test_many_uploads_in_parallel_api_stays_up(pkgm):
         ids.append(pkg["id"])
     states = [pkgm.wait(i)["onboardingState"] for i in ids]
     assert states == ["ONBOARDED"] + ["ERROR"] * 5
+
+
+def test_reasons_are_stored_without_control_characters():
+    assert onboarding.storable(
+        {"detail": "evil\x00txt\x7f", "n": 1, "l": ["\ud800", "ok"]}
+    ) == {"detail": "evil\\x00txt\\x7f", "n": 1, "l": ["\\xd800", "ok"]}
+
+
+def test_reason_the_database_refuses_falls_back(pkgm, monkeypatch):
+    from oslo_db import exception as db_exc
+
+    real = onboarding._to_error
+    calls = []
+
+    def picky(context, package_id, from_states, details):
+        calls.append(details["reasonCode"])
+        if len(calls) == 1:
+            raise db_exc.DBError("unsupported Unicode escape sequence")
+        return real(context, package_id, from_states, details)
+
+    monkeypatch.setattr(onboarding, "_to_error", picky)
+    pkg = pkgm.create()
+    pkgm.upload(pkg["id"], malicious.CASES[0].build())
+    details = pkgm.wait(pkg["id"])["onboardingFailureDetails"]
+    assert calls == ["unsafe_path", "internal_error"]
+    assert details["reasonCode"] == "internal_error"
