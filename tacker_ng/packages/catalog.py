@@ -55,7 +55,9 @@ def find_onboarded(
     ]
     if enabled_only:
         where.append(PACKAGES.c.operational_state == "ENABLED")
-    row = session.execute(sa.select(PACKAGES).where(*where)).mappings().first()
+    row: Any = (
+        session.execute(sa.select(PACKAGES).where(*where)).mappings().first()
+    )
     if row is None and _remote(conf):
         held = session.execute(
             sa.select(PACKAGES.c.id).where(PACKAGES.c.vnfd_id == vnfd_id)
