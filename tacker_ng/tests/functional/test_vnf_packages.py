@@ -11,8 +11,11 @@ uploaded package carries a VNF through create + instantiate.
 import base64
 import concurrent.futures
 import io
+import os
 import random
+import signal
 import threading
+import time
 import uuid
 import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,6 +31,7 @@ from tacker_ng.tests.unit.vnfpkgm import malicious
 PKGS = lcm_fixtures.PKGM
 SAMPLES = ["heat_vdu_affinity", "k8s_cluster", "cnf_deployment"]
 MAX_ARCHIVE = 4 * 1024 * 1024
+ONBOARDING_TIMEOUT = 10  # the minimum: the frozen-conductor test waits it
 
 
 class PackageServer:
@@ -130,7 +134,12 @@ def env(request, tmp_path_factory):
         deployment.deploy(
             tmp,
             sql_url,
-            extra={"vnf_package": {"max_archive_size": MAX_ARCHIVE}},
+            extra={
+                "vnf_package": {
+                    "max_archive_size": MAX_ARCHIVE,
+                    "onboarding_timeout": ONBOARDING_TIMEOUT,
+                }
+            },
         ) as dep,
     ):
         yield dep
@@ -318,3 +327,40 @@ def test_lcm_create_and_instantiate_on_an_uploaded_package(env):
     assert _get(env, f"{PKGS}/{pkg['id']}").json()["usageState"] == "IN_USE"
     resp = requests.delete(f"{env.url}{PKGS}/{pkg['id']}", headers=env.auth)
     assert resp.status_code == 409
+
+
+def test_frozen_conductors_never_leave_a_package_stuck(env):
+    """Both conductors hang (SIGSTOP) with the cast in their hands: the
+    package is ERROR once its lease lapses, can be deleted, and the
+    conductors, woken up, lose the claim and write nothing."""
+    pids = [proc.popen.pid for proc in env.conductors.values()]
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        pkg_id = _create(env)
+        resp = _put(env, pkg_id, minimal(str(uuid.uuid4())))
+        assert resp.status_code == 202, resp.text
+        pkg = _get(env, f"{PKGS}/{pkg_id}").json()
+        assert pkg["onboardingState"] == "UPLOADING"
+        assert (
+            requests.delete(
+                f"{env.url}{PKGS}/{pkg_id}", headers=env.auth
+            ).status_code
+            == 409
+        )
+        time.sleep(ONBOARDING_TIMEOUT + 1)
+        pkg = _get(env, f"{PKGS}/{pkg_id}").json()
+        assert pkg["onboardingState"] == "ERROR", pkg
+        details = pkg["onboardingFailureDetails"]
+        assert details["reasonCode"] == "onboarding_interrupted"
+        assert _store_leftovers(env, pkg_id) == []
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+    time.sleep(2)  # the woken conductor gets the cast and loses the claim
+    assert _get(env, f"{PKGS}/{pkg_id}").json()["onboardingState"] == "ERROR"
+    assert _store_leftovers(env, pkg_id) == []
+    resp = requests.delete(f"{env.url}{PKGS}/{pkg_id}", headers=env.auth)
+    assert resp.status_code == 204
+    again = lcm_fixtures.onboard_via_api(env, minimal(str(uuid.uuid4())))
+    assert again["onboardingState"] == "ONBOARDED"
