@@ -79,6 +79,17 @@ def _ensure_dirs() -> None:
         (root() / sub).mkdir(mode=0o750, parents=True, exist_ok=True)
 
 
+def _read(stream: BinaryIO) -> bytes:
+    try:
+        return stream.read(_CHUNK)
+    except Exception as exc:  # noqa: BLE001 - any failure to read the body
+        # The client went away or sent a broken chunked body; failures
+        # to write the store are not caught here (they are ours: 500).
+        raise IncompleteUpload(
+            "The upload body could not be read completely."
+        ) from exc
+
+
 def receive(
     stream: BinaryIO,
     package_id: str,
@@ -100,7 +111,7 @@ def receive(
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
         with os.fdopen(fd, "wb") as out:
-            while chunk := stream.read(_CHUNK):
+            while chunk := _read(stream):
                 size += len(chunk)
                 if size > limit:
                     raise UploadTooLarge(limit=limit)

@@ -166,19 +166,14 @@ class PackageContent:
                     )
 
         try:
-            try:
-                size, checksum = store.receive(
-                    request.body_file,
-                    package_id,
-                    limit,
-                    expected=length,
-                    renew=renew,
-                    renew_every=onboarding.renew_interval(),
-                )
-            except OSError as exc:  # the client went away mid-body
-                raise store.IncompleteUpload(
-                    "The upload body could not be read completely."
-                ) from exc
+            size, checksum = store.receive(
+                request.body_file,
+                package_id,
+                limit,
+                expected=length,
+                renew=renew,
+                renew_every=onboarding.renew_interval(),
+            )
             if size == 0:
                 raise exceptions.BadRequest("The upload body is empty.")
             with db_api.writer(common.context()) as session:
