@@ -32,7 +32,6 @@ from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
 
 Op = lcm.Operation
 SAMPLE = lcm_packages.SAMPLE
-DF = "Definitions/heat_vdu_affinity_df_simple.yaml"
 NESTED_VDU1 = "BaseHOT/simple/nested/VDU1.yaml"
 
 
@@ -43,22 +42,7 @@ def _policy(doc: dict, name: str) -> dict:
     raise KeyError(name)
 
 
-def spec_package_source(
-    dest: Path, image: str, sriov_zone: str | None = None
-) -> Path:
-    """The sample, shaped like the spec's example VNF.
-
-    VDU1: 2 VNFCs in one zone (affinity); VDU2: 2 VNFCs; anti-affinity
-    between every VDU2 VNFC and between VDU1 and VDU2 (one AntiAffinity
-    rule on [VDU1, VDU2], the VDU1 affinity rule keeps VDU1 together).
-    One scale step adds 2 VNFCs. ``sriov_zone``: VDU1's port asks for an
-    SR-IOV vNIC (binding:vnic_type direct) when placed in that zone, so
-    Nova's compute fails the build there ("Exceeded maximum number of
-    retries ...").
-    """
-    shutil.copytree(SAMPLE, dest)
-    path = dest / DF
-    doc = yaml.safe_load(path.read_text())
+def _spec_shape(doc: dict, image: str) -> None:
     nodes = doc["topology_template"]["node_templates"]
     for vdu in ("VDU1", "VDU2"):
         nodes[vdu]["properties"]["sw_image_data"]["name"] = image
@@ -81,7 +65,26 @@ def spec_package_source(
             "scale_level"
         ] = 1
     _policy(doc, "policy_antiaffinity_vdu2")["targets"] = ["VDU1", "VDU2"]
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def spec_package_source(
+    dest: Path, image: str, sriov_zone: str | None = None
+) -> Path:
+    """The sample, shaped like the spec's example VNF.
+
+    VDU1: 2 VNFCs in one zone (affinity); VDU2: 2 VNFCs; anti-affinity
+    between every VDU2 VNFC and between VDU1 and VDU2 (one AntiAffinity
+    rule on [VDU1, VDU2], the VDU1 affinity rule keeps VDU1 together).
+    One scale step adds 2 VNFCs. ``sriov_zone``: VDU1's port asks for an
+    SR-IOV vNIC (binding:vnic_type direct) when placed in that zone, so
+    Nova's compute fails the build there ("Exceeded maximum number of
+    retries ...").
+    """
+    shutil.copytree(SAMPLE, dest)
+    for path in sorted((dest / "Definitions").glob("*_df_*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        _spec_shape(doc, image)
+        path.write_text(yaml.safe_dump(doc, sort_keys=False))
     if sriov_zone:
         nested = dest / NESTED_VDU1
         text = nested.read_text()

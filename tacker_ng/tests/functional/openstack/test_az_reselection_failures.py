@@ -115,59 +115,35 @@ def test_all_zones_full_then_retry_continues(
     vnf.run(Op.TERMINATE, {})
 
 
-def test_retry_cap_is_honoured(
-    cloud, placement, capacity, spec_package, driver_log
-):
+def test_retry_cap_is_honoured(cloud, placement, capacity, spec_package):
     """AZ-1..AZ-4 full. az_select_retry = 1: the one reselection (to
     AZ-4/AZ-5) fails again in AZ-4 and the operation stops after two
-    attempts. Without a cap it goes on until everything is in AZ-5."""
+    attempts, although AZ-5 had room (tools/bench/az_reselection.py runs
+    the same shape without a cap and succeeds)."""
     cloud.fill_zones(["AZ-1", "AZ-2", "AZ-3", "AZ-4"])
     placement.set_override("az_select_retry", 1, group="placement")
     vnf = env.Vnf(cloud, spec_package)
     with pytest.raises(errors.InsufficientCapacity) as exc:
         vnf.run(Op.INSTANTIATE, request(cloud))
     assert "gave up after 1 zone reselection(s)" in exc.value.detail
+    assert "AZ-4" in exc.value.detail
     assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_FAILED"]
+    assert vnf.attempts()[0]["zones"] == GRANTED
+    assert "AZ-4" in vnf.attempts()[1]["zones"].values()
     assert vnf.heat_attempts() == 2
     rolled_back(cloud, vnf)
-    placement.set_override("az_select_retry", 0, group="placement")
-    vnf = env.Vnf(cloud, spec_package)
-    vnf.run(Op.INSTANTIATE, request(cloud))
-    assert len(vnf.attempts()) <= 5  # full zones + 1
-    assert statuses(vnf)[-1] == "UPDATE_COMPLETE"
-    assert vnf.heat_attempts() == len(vnf.attempts())
-    assert set(vnf.nova_zones().values()) == {"AZ-5"}
-    assert "anti-affinity is broken" in driver_log.text
-    vnf.run(Op.TERMINATE, {})
 
 
-def test_exceeded_maximum_retries_is_reselected(
-    cloud, placement, capacity, sriov_package
-):
+def test_exceeded_maximum_retries(cloud, placement, capacity, sriov_package):
     """VDU1's SR-IOV port cannot be claimed on AZ-1's computes: the first
     host fails the build, Nova reschedules to AZ-1's second host, fails
     again and gives up with "Exceeded maximum number of retries.
     Exhausted all hosts available for retrying build failures for
-    instance <uuid>.". That is a capacity failure: VDU1 moves."""
-    vnf = env.Vnf(cloud, sriov_package)
-    vnf.run(Op.INSTANTIATE, request(cloud))
-    reasons = vnf.stack_reasons()
-    assert any(EXCEEDED in r for r in reasons), reasons
-    assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_COMPLETE"]
-    assert vnf.heat_attempts() == 2
-    zones = vnf.zones()
-    assert zones["VDU1-0"] == zones["VDU1-1"] in {"AZ-4", "AZ-5"}
-    assert (zones["VDU2-0"], zones["VDU2-1"]) == ("AZ-2", "AZ-3")
-    assert vnf.nova_zones() == zones
-    vnf.run(Op.TERMINATE, {})
+    instance <uuid>.".
 
-
-def test_operator_regex_can_leave_exceeded_out(
-    cloud, placement, capacity, sriov_package
-):
-    """[placement] az_resource_error_regex = "No valid host was found":
-    the "Exceeded maximum number of retries" failure is then not a lack
-    of capacity, and the operation fails at once."""
+    With ``az_resource_error_regex = No valid host was found`` that is
+    not a lack of capacity: the operation fails at once. The retry, with
+    the default regex, classifies it as one and moves VDU1."""
     placement.set_override(
         "az_resource_error_regex", "No valid host was found", group="placement"
     )
@@ -177,4 +153,19 @@ def test_operator_regex_can_leave_exceeded_out(
     assert EXCEEDED in exc.value.detail
     assert statuses(vnf) == ["CREATE_FAILED"]
     assert vnf.heat_attempts() == 1
-    rolled_back(cloud, vnf)
+    placement.clear_override("az_resource_error_regex", group="placement")
+    result = vnf.driver.instantiate(vnf.last["task"])
+    vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+    reasons = vnf.stack_reasons()
+    assert sum(EXCEEDED in r for r in reasons) >= 2, reasons
+    assert statuses(vnf) == [
+        "CREATE_FAILED",
+        "UPDATE_FAILED",
+        "UPDATE_COMPLETE",
+    ]
+    assert vnf.heat_attempts() == 3
+    zones = vnf.zones()
+    assert zones["VDU1-0"] == zones["VDU1-1"] in {"AZ-4", "AZ-5"}
+    assert (zones["VDU2-0"], zones["VDU2-1"]) == ("AZ-2", "AZ-3")
+    assert vnf.nova_zones() == zones
+    vnf.run(Op.TERMINATE, {})
