@@ -28,7 +28,12 @@ def build_pecan_app() -> pecan.Pecan:
     pecan_patches.apply()
     return pecan.make_app(
         root.RootController(),
-        hooks=[hooks.ContextHook(), hooks.SolVersionHook(), hooks.ErrorHook()],
+        hooks=[
+            hooks.FormBodyHook(),
+            hooks.ContextHook(),
+            hooks.SolVersionHook(),
+            hooks.ErrorHook(),
+        ],
         custom_renderers={"json": rendering.JsonRenderer},
         default_renderer="json",
         force_canonical=False,

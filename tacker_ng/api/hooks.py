@@ -48,3 +48,22 @@ class ErrorHook(hooks.PecanHook):
 
     def on_error(self, state, exc):
         return errors.from_exception(exc)
+
+
+class FormBodyHook(hooks.PecanHook):
+    """Refuse HTML form bodies before pecan tries to parse them.
+
+    No resource takes a form, and pecan would parse one while routing: a
+    malformed multipart body would then fail there, as a 500.
+    """
+
+    priority = 5
+
+    FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+    def on_route(self, state) -> None:
+        content_type = (state.request.content_type or "").lower()
+        if content_type.startswith(self.FORM_TYPES):
+            raise exceptions.UnsupportedMediaType(
+                f"Content-Type {content_type} is not accepted here."
+            )

@@ -42,6 +42,12 @@ def check_vims(vim_connection_info: dict[str, Any] | None) -> None:
             )
 
 
+#: Operations that start from a package and so need it ENABLED.
+_NEEDS_ENABLED = frozenset(
+    {lcm.Operation.INSTANTIATE, lcm.Operation.CHANGE_VNFPKG}
+)
+
+
 def _dry_run(session, operation, instance, body) -> None:
     """Reject (422) requests that do not fit the VNFD or the instance."""
     if operation in (lcm.Operation.MODIFY_INFO, lcm.Operation.CHANGE_EXT_CONN):
@@ -49,7 +55,11 @@ def _dry_run(session, operation, instance, body) -> None:
     vnfd_id = instance["vnfd_id"]
     if operation == lcm.Operation.CHANGE_VNFPKG:
         vnfd_id = body["vnfdId"]
-    package = catalog.find_onboarded(session, vnfd_id)
+    # A DISABLED package takes no new instantiations (SOL005), but the
+    # VNFs already made from it are still scaled, healed and terminated.
+    package = catalog.find_onboarded(
+        session, vnfd_id, enabled_only=operation in _NEEDS_ENABLED
+    )
     vnfd = catalog.load(package["id"]).vnfd
     view = {
         "id": instance["id"],

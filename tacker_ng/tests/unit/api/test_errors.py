@@ -150,3 +150,21 @@ def test_root_lists_apis_without_auth(api):
 def test_healthcheck_answers(api):
     resp = api.get("/healthcheck")
     assert resp.status_int == 200
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "multipart/form-data",
+        "multipart/form-data; boundary=zz",
+        "application/x-www-form-urlencoded",
+    ],
+)
+def test_form_bodies_are_415_even_when_malformed(api, content_type):
+    resp = api.post(
+        "/vnflcm/v2/vnf_instances",
+        b"--zz\r\nbroken",
+        headers={"Version": "2.0.0", "Content-Type": content_type},
+        expect_errors=True,
+    )
+    assert_problem(resp, 415)

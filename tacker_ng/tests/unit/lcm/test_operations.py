@@ -266,3 +266,25 @@ def test_no_vim_at_all_fails_the_operation_cleanly(lcm):
     )
     assert occ["error"]["status"] == 422
     assert "[vim] auth_url" in occ["error"]["detail"]
+
+
+def test_disabled_package_blocks_only_new_instantiations(lcm):
+    inst_id = _instantiated(lcm)
+    other = lcm.create()
+    with db_api.writer() as session:
+        session.execute(
+            sa.update(models.VnfPackage).values(operational_state="DISABLED")
+        )
+    lcm.run(inst_id, "scale", {"type": "SCALE_OUT", "aspectId": "VDU2_scale"})
+    lcm.run(inst_id, "terminate", {"terminationType": "FORCEFUL"})
+    resp = lcm.task(
+        other["id"], "instantiate", {"flavourId": "simple"}, status=422
+    )
+    assert "ENABLED" in resp.json["detail"]
+    resp = lcm.app.post_json(
+        "/vnflcm/v2/vnf_instances",
+        {"vnfdId": lcm.package["vnfd_id"]},
+        headers=V,
+        expect_errors=True,
+    )
+    assert resp.status_int == 422
