@@ -12,12 +12,14 @@ from futurist import periodics
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tacker_ng import context as tcontext
 from tacker_ng import rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
 from tacker_ng.conductor.lcm import redispatch
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.nfvo import delivery
+from tacker_ng.packages import onboarding
 from tacker_ng.reservation import service as reservation_service
 
 LOG = logging.getLogger(__name__)
@@ -57,10 +59,20 @@ class ConductorService:
             except Exception:
                 LOG.exception("Re-dispatching lost LCM operations failed")
 
+        @periodics.periodic(
+            spacing=max(10, self.conf.vnf_package.onboarding_timeout // 4)
+        )
+        def expire_interrupted_onboardings() -> None:
+            try:
+                onboarding.expire_stale(tcontext.get_admin_context())
+            except Exception:
+                LOG.exception("Expiring interrupted onboardings failed")
+
         reservations = reservation_service.for_host(self.conf, self.host)
         return [
             (heartbeat, None, None),
             (redispatch_lost_operations, None, None),
+            (expire_interrupted_onboardings, None, None),
             *reservations.periodic_tasks(),
         ]
 

@@ -10,7 +10,8 @@ and leaves no file behind.
 Crashes: the owner of an UPLOADING/PROCESSING package renews a lease
 (``updated_at``) while it works. When the owner dies, or the cast is
 lost, the lease lapses after ``[vnf_package] onboarding_timeout`` and
-:func:`expire_stale` (run by the API whenever it reads packages) sets the
+:func:`expire_stale` (run by the API whenever it reads packages, and by
+every conductor periodically) sets the
 package ERROR with reason ``onboarding_interrupted``; the operator can
 then delete it and upload again. It is not retried automatically: the
 package that was being processed may be what killed the conductor.
