@@ -20,6 +20,7 @@ def cloud(minicloud) -> Iterator:
     with env.exclusive_minicloud():
         minicloud.reset()
         yield minicloud
+        minicloud.reset()  # whatever a failed test left behind
 
 
 @pytest.fixture(scope="session")

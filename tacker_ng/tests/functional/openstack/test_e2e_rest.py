@@ -1,0 +1,182 @@
+"""An NFVO drives the OpenStack driver through the REST API.
+
+tacker-ng-api + a conductor (real processes, RabbitMQ, MariaDB, local
+NFVO), the spec's package onboarded through the package API, and a VNF
+instance whose vimConnectionInfo is minicloud's Keystone with project
+vnf's member user. Instantiate, heal and scale out each meet a full zone
+in Nova's scheduler and complete in another zone. Every response is
+checked against the SOL003 OpenAPI documents by the client.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sqlalchemy as sa
+
+from tacker_ng.packages import builder
+from tacker_ng.tests.functional import deployment, lcm_fixtures, services
+from tacker_ng.tests.functional.openstack import env
+from tacker_ng.tests.functional.openstack.conftest import IMAGE
+
+pytestmark = pytest.mark.xdist_group("minicloud")
+TIMEOUT = 420
+
+
+@pytest.fixture(scope="module")
+def nfvo(cloud, tmp_path_factory):
+    """(deployment, SOL003 client, vnfdId) with fallbackBestEffort on."""
+    tmp = tmp_path_factory.mktemp("e2e")
+    src = env.spec_package_source(tmp / "src", IMAGE)
+    extra = {
+        "placement": {"fallback_best_effort": True},
+        "openstack": {
+            "zone_choice_seed": 11,
+            "stack_poll_interval": 0.5,
+            "stack_poll_max_interval": 2.0,
+        },
+    }
+    with (
+        services.scratch_database("mariadb") as sql_url,
+        deployment.deploy(
+            tmp, sql_url, conductors=("cond-a",), extra=extra
+        ) as dep,
+    ):
+        pkg = lcm_fixtures.onboard_via_api(
+            dep, builder.build_csar_bytes(src), timeout=120
+        )
+        assert pkg["onboardingState"] == "ONBOARDED", pkg
+        yield dep, dep.client(), pkg["vnfdId"]
+
+
+def run(client, inst_id: str, task: str, body: dict) -> dict:
+    """Start an LCM task and wait (minutes: real Heat) for its end."""
+    occ = client.wait(
+        client.start(inst_id, task, body),
+        ("COMPLETED", "FAILED_TEMP"),
+        timeout=TIMEOUT,
+    )
+    assert occ["operationState"] == "COMPLETED", occ.get("error")
+    return occ
+
+
+def progress(dep, occ_id: str) -> dict:
+    """The op occ's persisted progress (not part of the SOL API)."""
+    engine = sa.create_engine(dep.sql_url)
+    try:
+        with engine.connect() as conn:
+            raw = conn.execute(
+                sa.text("SELECT progress FROM vnf_lcm_op_occs WHERE id = :i"),
+                {"i": occ_id},
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return json.loads(raw) if isinstance(raw, str) else raw
+
+
+def statuses(dep, occ_id: str) -> list[str]:
+    return [a["status"] for a in progress(dep, occ_id)["driver"]["attempts"]]
+
+
+def vnfcs(client, inst_id: str) -> dict[str, dict]:
+    inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
+    return {
+        v["metadata"]["stackResource"]: v
+        for v in inst["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    }
+
+
+def zones(client, inst_id: str) -> dict[str, str]:
+    return {n: v["zoneId"] for n, v in vnfcs(client, inst_id).items()}
+
+
+def nova_zones(cloud, client, inst_id: str) -> dict[str, str]:
+    nova = cloud.nova(admin=True)
+    return {
+        n: getattr(
+            nova.servers.get(v["computeResource"]["resourceId"]),
+            "OS-EXT-AZ:availability_zone",
+        )
+        for n, v in vnfcs(client, inst_id).items()
+    }
+
+
+def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
+    dep, client, vnfd_id = nfvo
+    resp = client.post(
+        "/vnflcm/v2/vnf_instances",
+        {
+            "vnfdId": vnfd_id,
+            "vnfInstanceName": "az-e2e",
+            "vimConnectionInfo": env.vim_connection(cloud),
+        },
+    )
+    assert resp.status_code == 201, resp.text
+    inst_id = resp.json()["id"]
+    assert "password" not in json.dumps(resp.json()["vimConnectionInfo"])
+
+    # Instantiate with AZ-1 and AZ-2 full (the spec's first example).
+    cloud.fill_zones(["AZ-1", "AZ-2"])
+    occ = run(
+        client,
+        inst_id,
+        "instantiate",
+        {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
+    )
+    assert statuses(dep, occ["id"]) == ["CREATE_FAILED", "UPDATE_COMPLETE"]
+    got = zones(client, inst_id)
+    assert got["VDU1-0"] == got["VDU1-1"] in {"AZ-4", "AZ-5"}
+    assert got["VDU2-0"] == ({"AZ-4", "AZ-5"} - {got["VDU1-0"]}).pop()
+    assert got["VDU2-1"] == "AZ-3"
+    assert nova_zones(cloud, client, inst_id) == got
+    added = occ["resourceChanges"]["affectedVnfcs"]
+    assert {a["zoneId"] for a in added} == set(got.values())
+    cloud.free_all()
+
+    # Heal VDU2-1 with its zone (AZ-3) full: it moves to a zone without
+    # a peer (AZ-1 or AZ-2); nothing else moves.
+    before = vnfcs(client, inst_id)
+    cloud.fill_zone("AZ-3")
+    occ = run(
+        client, inst_id, "heal", {"vnfcInstanceId": [before["VDU2-1"]["id"]]}
+    )
+    assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
+    healed = zones(client, inst_id)
+    assert healed["VDU2-1"] in {"AZ-1", "AZ-2"}
+    assert {n: healed[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")} == {
+        n: got[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")
+    }
+    assert nova_zones(cloud, client, inst_id) == healed
+    (change,) = occ["resourceChanges"]["affectedVnfcs"]
+    assert change["changeType"] == "MODIFIED"
+    assert change["id"] == before["VDU2-1"]["id"]
+    cloud.free_all()
+
+    # Scale out VDU2 by two: the grant gives the two zones without a
+    # VNFC; the second is full. No zone is left without a peer, so
+    # VDU2-3 breaks anti-affinity in any non-failed zone.
+    free = sorted(set(cloud.zones()) - set(healed.values()))
+    assert len(free) == 2
+    cloud.fill_zone(free[1])
+    occ = run(
+        client,
+        inst_id,
+        "scale",
+        {"type": "SCALE_OUT", "aspectId": "VDU2_scale"},
+    )
+    assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
+    first = progress(dep, occ["id"])["driver"]["attempts"][0]["zones"]
+    assert (first["VDU2-2"], first["VDU2-3"]) == (free[0], free[1])
+    scaled = zones(client, inst_id)
+    assert scaled["VDU2-2"] == free[0]
+    assert scaled["VDU2-3"] != free[1]
+    assert {n: scaled[n] for n in healed} == healed
+    assert nova_zones(cloud, client, inst_id) == scaled
+    cloud.free_all()
+
+    occ = run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
+    assert len(occ["resourceChanges"]["affectedVnfcs"]) == 6
+    assert not list(
+        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
+    )
