@@ -24,7 +24,7 @@ opts = [
     ),
     cfg.FloatOpt(
         "stack_poll_max_interval",
-        default=3.0,
+        default=2.0,
         min=0.05,
         help="Longest wait in seconds between two reads of a stack's "
         "status (the backoff's cap).",

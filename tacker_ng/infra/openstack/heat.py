@@ -47,6 +47,8 @@ class Heat:
         self.sleep = sleep
         #: Seconds slept while waiting for Heat (not VNFM work).
         self.waited = 0.0
+        #: time.time() when the poll that saw a stack's final state began.
+        self.last_seen_at = 0.0
 
     def _call(self, what: str, fn, *args, **kwargs):
         try:
@@ -136,7 +138,9 @@ class Heat:
         deadline = time.monotonic() + self.conf.openstack.stack_timeout
         interval = self.conf.openstack.stack_poll_interval
         while True:
+            polled_at = time.time()
             stack = self.find(stack_id)
+            self.last_seen_at = polled_at
             if stack is None:
                 if allow_missing:
                     return None

@@ -48,18 +48,27 @@ class CallTimer:
 
 
 class TimedSession(ks_session.Session):
-    """A keystoneauth1 session that adds each request's time to a timer."""
+    """A keystoneauth1 session that adds each request's time to a timer.
+
+    Only the outermost request of a thread is timed: fetching a token
+    happens inside the request that needs it and must not count twice.
+    """
 
     def __init__(self, *args: Any, timer: CallTimer | None = None, **kw):
         super().__init__(*args, **kw)
         self.timer = timer or CallTimer()
+        self._depth = threading.local()
 
     def request(self, *args: Any, **kwargs: Any):
+        depth = getattr(self._depth, "n", 0)
+        self._depth.n = depth + 1
         start = time.perf_counter()
         try:
             return super().request(*args, **kwargs)
         finally:
-            self.timer.add(time.perf_counter() - start)
+            self._depth.n = depth
+            if depth == 0:
+                self.timer.add(time.perf_counter() - start)
 
 
 def _default_vim(conf: cfg.ConfigOpts) -> dict[str, Any] | None:

@@ -141,3 +141,20 @@ def test_vim_of_falls_back_to_the_default_vim(conf):
     assert vim_id == "default"
     sess, _ = session.make_session(vim)
     assert sess.auth.project_name == "pr"
+
+
+def test_timed_session_counts_the_outermost_request_only(monkeypatch):
+    """The token request runs inside the request needing it: once."""
+    calls = []
+
+    def fake_request(self, url, method, **kwargs):
+        calls.append(url)
+        if url == "/outer":
+            self.request("/token", "POST")
+        return url
+
+    monkeypatch.setattr(ks_session.Session, "request", fake_request)
+    sess = session.TimedSession(timer=session.CallTimer())
+    assert sess.request("/outer", "GET") == "/outer"
+    assert calls == ["/outer", "/token"]
+    assert sess.timer.calls == 1
