@@ -211,3 +211,23 @@ def test_cp_params_found_anywhere():
         }
     )
     assert hot.cp_params(template) == {"C-0"}
+
+
+def test_package_server_group_is_shared_by_every_vnfc(simple):
+    """A BaseHOT's own OS::Nova::ServerGroup (e.g. for nfvi_node rules)
+    stays one resource; every VNFC's member keeps the reference."""
+    member = {
+        "type": "VDU1.yaml",
+        "properties": {"group": {"get_resource": "srvgroup"}},
+    }
+    group = {
+        "type": "OS::Nova::ServerGroup",
+        "properties": {"policies": ["anti-affinity"]},
+    }
+    top = _top({"VDU1": member, "VDU2": member, "srvgroup": group})
+    out = hot.expand(top, simple, VNFCS)
+    assert out["resources"]["srvgroup"] == group
+    assert {
+        out["resources"][n]["properties"]["group"]["get_resource"]
+        for n in ("VDU1-0", "VDU1-1", "VDU2-0", "VDU2-1")
+    } == {"srvgroup"}
