@@ -180,3 +180,43 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
     assert not list(
         cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
     )
+
+
+def test_non_capacity_failure_is_failed_temp_then_rolled_back(
+    cloud, nfvo, capacity
+):
+    """A quota refusal is no lack of capacity: FAILED_TEMP after one
+    attempt with Heat's reason in the ProblemDetails; rollback deletes
+    the stack."""
+    dep, client, vnfd_id = nfvo
+    resp = client.post(
+        "/vnflcm/v2/vnf_instances",
+        {"vnfdId": vnfd_id, "vimConnectionInfo": env.vim_connection(cloud)},
+    )
+    inst_id = resp.json()["id"]
+    nova = cloud.nova(admin=True)
+    nova.quotas.update(cloud.project_id, instances=0)
+    try:
+        occ_id = client.start(
+            inst_id,
+            "instantiate",
+            {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
+        )
+        occ = client.wait(
+            occ_id, ("FAILED_TEMP", "COMPLETED"), timeout=TIMEOUT
+        )
+    finally:
+        nova.quotas.delete(cloud.project_id)
+    assert occ["operationState"] == "FAILED_TEMP"
+    assert occ["error"]["status"] == 502
+    assert "Quota exceeded" in occ["error"]["detail"]
+    assert statuses(dep, occ_id) == ["CREATE_FAILED"]
+    resp = client.post(f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}/rollback")
+    assert resp.status_code == 202, resp.text
+    occ = client.wait(occ_id, ("ROLLED_BACK", "FAILED_TEMP"), timeout=120)
+    assert occ["operationState"] == "ROLLED_BACK", occ.get("error")
+    assert not list(
+        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
+    )
+    inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
+    assert inst["instantiationState"] == "NOT_INSTANTIATED"
