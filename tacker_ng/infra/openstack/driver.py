@@ -188,11 +188,12 @@ class OpenStackDriver(base.InfraDriver):
             raise os_errors.VimError(
                 reason=f"stack {self.stack_name(task)} not found"
             )
+        if stack_id:
+            vim.heat.wait(stack_id)  # a retry after a timeout: let it end
         assignment = {v.name: v.zone for v in plan.after}
         assignment.update(progress.get("assignment") or {})
         if plan.recreate and stack_id and not progress.get("marked"):
             self._mark_unhealthy(task, vim, stack_id, plan)
-        names = {v.name for v in plan.after}
         state = {"stack_id": stack_id}
 
         def attempt(zones: dict[str, str | None]) -> az_reselect.Outcome:
@@ -228,7 +229,7 @@ class OpenStackDriver(base.InfraDriver):
             task.save_progress()
             if stack["stack_status"] in COMPLETE:
                 return az_reselect.Outcome(ok=True)
-            return self._outcome(vim, state["stack_id"], marker, names, stack)
+            return self._outcome(vim, state["stack_id"], marker, zones, stack)
 
         def remember(zones: dict[str, str | None]) -> None:
             progress["assignment"] = dict(zones)
@@ -278,10 +279,16 @@ class OpenStackDriver(base.InfraDriver):
         task.save_progress()
 
     def _outcome(
-        self, vim: _Vim, stack_id: str, marker, names: set[str], stack: dict
+        self,
+        vim: _Vim,
+        stack_id: str,
+        marker: str | None,
+        zones: dict[str, str | None],
+        stack: dict,
     ) -> az_reselect.Outcome:
         """Why an attempt failed: Heat's events, plus Nova's fault of
         servers Heat stopped watching (cancelled once another failed)."""
+        names = set(zones)
         resources = vim.heat.settle(stack_id)
         events = vim.heat.events_since(stack_id, marker)
         status = {
@@ -294,10 +301,13 @@ class OpenStackDriver(base.InfraDriver):
         found = az_errors.failures(events, names, pattern)
         explained = {f.vnfc for f in found if f.vnfc and not f.cancelled}
         servers = heat.servers_by_vnfc(resources, incomplete - explained)
+        extra = []
         for name, server in sorted(servers.items()):
-            fault = self._nova_fault(vim, server.get("physical_resource_id"))
+            fault = self._nova_fault(
+                vim, server.get("physical_resource_id"), zones[name]
+            )
             if fault:
-                events.append(
+                extra.append(
                     {
                         "resource_name": name,
                         "resource_status": "CREATE_FAILED",
@@ -308,8 +318,8 @@ class OpenStackDriver(base.InfraDriver):
                         ),
                     }
                 )
-        if servers:
-            found = az_errors.failures(events, names, pattern)
+        if extra:
+            found = az_errors.failures(events + extra, names, pattern)
         return az_reselect.Outcome(
             ok=False,
             failures=found,
@@ -318,11 +328,17 @@ class OpenStackDriver(base.InfraDriver):
         )
 
     @staticmethod
-    def _nova_fault(vim: _Vim, server_id: str | None) -> str | None:
+    def _nova_fault(
+        vim: _Vim, server_id: str | None, zone: str | None
+    ) -> str | None:
+        """The fault of an ERROR server asked for ``zone``: an older
+        server of a VNFC since moved elsewhere says nothing about it."""
         if not server_id:
             return None
         server = vim.nova.server(server_id)
         if not server or server["status"] != "ERROR":
+            return None
+        if zone and server["zone"] and server["zone"] != zone:
             return None
         fault = server["fault"]
         return f"{fault.get('message', '')}, Code: {fault.get('code', '')}"
