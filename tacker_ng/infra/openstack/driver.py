@@ -190,6 +190,7 @@ class OpenStackDriver(base.InfraDriver):
             )
         if stack_id:
             vim.heat.wait(stack_id)  # a retry after a timeout: let it end
+        self._check_flavors(vim, plan)
         assignment = {v.name: v.zone for v in plan.after}
         assignment.update(progress.get("assignment") or {})
         if plan.recreate and stack_id and not progress.get("marked"):
@@ -259,6 +260,16 @@ class OpenStackDriver(base.InfraDriver):
         )
         self._timed(task, vim, started, cpu)
         return result
+
+    @staticmethod
+    def _check_flavors(vim: _Vim, plan: vnfcs.Plan) -> None:
+        """New VNFCs' flavours must exist: a clear 422 before any stack."""
+        wanted = {v.flavor for v in plan.added}
+        missing = sorted(f for f in wanted if not vim.nova.flavor_exists(f))
+        if missing:
+            raise os_errors.InvalidRequest(
+                reason=f"flavour(s) {', '.join(missing)} not found on the VIM"
+            )
 
     def _mark_unhealthy(self, task, vim: _Vim, stack_id: str, plan) -> None:
         """Heal (and change flavour): have Heat replace these servers."""

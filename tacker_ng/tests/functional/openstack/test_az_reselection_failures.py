@@ -169,3 +169,22 @@ def test_exceeded_maximum_retries(cloud, placement, capacity, sriov_package):
     assert (zones["VDU2-0"], zones["VDU2-1"]) == ("AZ-2", "AZ-3")
     assert vnf.nova_zones() == zones
     vnf.run(Op.TERMINATE, {})
+
+
+def test_unknown_flavour_is_refused_before_any_stack(
+    cloud, placement, spec_package
+):
+    """A VIM flavour that does not exist: 422 from Nova's flavour lookup,
+    no stack created, no attempt made."""
+    vnf = env.Vnf(cloud, spec_package)
+    task = vnf.task(Op.INSTANTIATE, request(cloud))
+    task.grant["vimAssets"] = {
+        "computeResourceFlavours": [
+            {"vnfdVirtualComputeDescId": "VDU2", "vimFlavourId": "m1.nope"}
+        ]
+    }
+    with pytest.raises(errors.InvalidRequest, match="m1.nope") as exc:
+        vnf.driver.instantiate(task)
+    assert exc.value.status == 422
+    assert "attempts" not in task.progress
+    assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))
