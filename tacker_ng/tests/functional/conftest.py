@@ -18,3 +18,26 @@ def sql_url(request):
 def rabbit_url():
     services.require("rabbitmq")
     return services.RABBIT_URL
+
+
+#: Fixtures that touch the one shared minicloud (cloud-wide resets).
+MINICLOUD_FIXTURES = frozenset({"minicloud", "minicloud_clean"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test using minicloud must carry ``pytest.mark.minicloud``.
+
+    tools/run-functional.sh runs those tests in their own pytest process,
+    one at a time, beside a second process running all the others.
+    """
+    unmarked = [
+        item.nodeid
+        for item in items
+        if MINICLOUD_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("minicloud") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "tests using minicloud need pytestmark = pytest.mark.minicloud:"
+            f" {', '.join(unmarked)}"
+        )

@@ -9,6 +9,8 @@ import requests
 
 from tacker_ng.tests.functional import deployment, services
 
+pytestmark = pytest.mark.minicloud
+
 
 @pytest.fixture(scope="module")
 def api(minicloud, tmp_path_factory):

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from novaclient import exceptions as nova_exc
 
-pytestmark = pytest.mark.xdist_group("minicloud")
+pytestmark = pytest.mark.minicloud
 
 NO_VALID_HOST = "No valid host was found."
 

@@ -12,9 +12,7 @@ import contextlib
 import copy
 import fcntl
 import io
-import os
 import shutil
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -272,40 +270,16 @@ class Vnf:
         ]
 
 
-def _other_functional_sessions() -> list[str]:
-    """Command lines of other pytest processes running functional tests."""
-    me = os.getpid()
-    out = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit() or int(proc.name) in (me, os.getppid()):
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "pytest" in cmd and "functional" in cmd and "timeout " not in cmd:
-            out.append(f"{proc.name}: {cmd[:160]}")
-    return out
-
-
 @contextlib.contextmanager
-def exclusive_minicloud(wait: float = 900) -> Iterator[None]:
-    """Keep other test sessions off minicloud while these tests run.
+def exclusive_minicloud() -> Iterator[None]:
+    """Hold minicloud's fixture lock while these tests run.
 
-    minicloud is one cloud for every engineer's sessions and each of
-    them resets it (deleting every stack and server) before and after
-    its tests. This waits (bounded) until no other functional pytest
-    session runs, then holds the fixture's bring-up lock, so sessions
-    starting meanwhile wait in their bring-up instead of resetting the
-    cloud under these tests. Call it after the ``minicloud`` fixture
-    (same lock file: taking it first would deadlock this process).
+    minicloud is one cloud for every test session on the machine and each
+    session resets it (deleting every stack and server). Another session
+    starting meanwhile waits in its bring-up, which takes the same lock,
+    instead of resetting the cloud under these tests. Call it after the
+    ``minicloud`` fixture (taking the lock first would deadlock).
     """
-    deadline = time.monotonic() + wait
-    while (others := _other_functional_sessions()) and (
-        time.monotonic() < deadline
-    ):
-        print("waiting for other minicloud sessions:", *others, sep="\n  ")
-        time.sleep(10)
     with (mc_fixture.HOME / "fixture.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:

@@ -14,7 +14,7 @@ import pytest
 from tacker_ng.infra.openstack import errors
 from tacker_ng.tests.functional.openstack import env
 
-pytestmark = pytest.mark.xdist_group("minicloud")
+pytestmark = pytest.mark.minicloud
 Op = env.Op
 GRANTED = {
     "VDU1-0": "AZ-1",

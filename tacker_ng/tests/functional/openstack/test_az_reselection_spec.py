@@ -15,7 +15,7 @@ import pytest
 
 from tacker_ng.tests.functional.openstack import env
 
-pytestmark = pytest.mark.xdist_group("minicloud")
+pytestmark = pytest.mark.minicloud
 Op = env.Op
 #: The spec's prerequisite: VNF deployed, all zones with room.
 PREREQ = {

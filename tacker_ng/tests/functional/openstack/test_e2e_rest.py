@@ -20,7 +20,7 @@ from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional.openstack import env
 from tacker_ng.tests.functional.openstack.conftest import IMAGE
 
-pytestmark = pytest.mark.xdist_group("minicloud")
+pytestmark = pytest.mark.minicloud
 TIMEOUT = 420
 
 

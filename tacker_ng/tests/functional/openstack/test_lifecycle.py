@@ -11,7 +11,7 @@ from oslo_config import cfg
 from tacker_ng.infra.openstack import errors
 from tacker_ng.tests.functional.openstack import env
 
-pytestmark = pytest.mark.xdist_group("minicloud")
+pytestmark = pytest.mark.minicloud
 Op = env.Op
 
 

@@ -18,6 +18,8 @@ from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional import services
 from tacker_ng.tests.functional.reservation import deployment as deploy_mod
 
+pytestmark = pytest.mark.minicloud
+
 FUTURE = ("2090-01-01 10:00", "2090-01-02 10:00")
 
 
