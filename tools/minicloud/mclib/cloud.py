@@ -10,7 +10,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from mclib import MiniCloudError, infra, install, paths, procs, render
+from mclib import (
+    MiniCloudError,
+    clean_env,
+    infra,
+    install,
+    paths,
+    procs,
+    render,
+)
 from mclib import services as svc
 from mclib import topology as topo_mod
 
@@ -80,6 +88,7 @@ def _init_databases(log: Clock) -> None:
             text=True,
             timeout=120,
             check=False,
+            env=clean_env(),
         ).stdout
         if " cell1 " not in cells:
             _manage(*nm, "cell_v2", "create_cell", "--name", "cell1")

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from mclib import MiniCloudError, paths
+from mclib import MiniCloudError, clean_env, paths
 
 REQUIREMENTS = paths.TOOL_DIR / "requirements.txt"
 CONSTRAINTS = paths.TOOL_DIR / "upper-constraints-2026.1.txt"
@@ -75,6 +75,7 @@ def _pip(*args: str) -> None:
                 stderr=subprocess.STDOUT,
                 timeout=INSTALL_TIMEOUT,
                 check=False,
+                env=clean_env(),
             ).returncode
         except subprocess.TimeoutExpired as exc:
             raise MiniCloudError(

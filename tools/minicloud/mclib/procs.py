@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from mclib import MiniCloudError, paths
+from mclib import MiniCloudError, clean_env, paths
 
 
 def pidfile(name: str) -> Path:
@@ -80,8 +80,7 @@ def start(
         return pid
     if pid:
         stop(name)
-    full_env = {**os.environ, "MINICLOUD_LOGS": str(paths.LOGS), **(env or {})}
-    full_env.pop("PYTHONPATH", None)
+    full_env = clean_env(MINICLOUD_LOGS=str(paths.LOGS), **(env or {}))
     with (paths.LOGS / f"{name}.out").open("ab") as out:
         proc = subprocess.Popen(
             cmd,
@@ -178,6 +177,7 @@ def run(name: str, cmd: list[str], timeout: float = 300.0) -> None:
             rc = subprocess.run(
                 cmd,
                 cwd=paths.HOME,
+                env=clean_env(),
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
