@@ -16,8 +16,11 @@ from tacker_ng.reservation import exceptions, store
 from tacker_ng.reservation import status as st
 
 
-def grant_info(context, reservation_id: str) -> dict[str, Any]:
-    """What a grant needs from an active reservation of the caller's project.
+def grant_info(
+    context, reservation_id: str, project_id: str | None = None
+) -> dict[str, Any]:
+    """What a grant needs from an active reservation of ``project_id``
+    (the VNF instance's project; the caller's when not given).
 
     Returns ``{"reservationId", "resource_type", "flavour_id" (the Nova
     flavor id, None for physical:host), "server_group_id" (None unless
@@ -26,8 +29,8 @@ def grant_info(context, reservation_id: str) -> dict[str, Any]:
 
     Raises :class:`~.exceptions.ReservationNotFound` (404) when unknown,
     :class:`~.exceptions.ReservationForbidden` (403) when it belongs to
-    another project than ``context.project_id`` (admins included: a
-    reservation is capacity of one project), and
+    another project (admins included: a reservation is capacity of one
+    project), and
     :class:`~.exceptions.ReservationNotActive` (409) unless the
     reservation and its lease are active, i.e. its Nova flavor, server
     group and aggregate exist.
@@ -37,7 +40,8 @@ def grant_info(context, reservation_id: str) -> dict[str, Any]:
         if found is None:
             raise exceptions.ReservationNotFound(reservation_id=reservation_id)
         res, lease = found
-        if lease["project_id"] != context.project_id:
+        owner = project_id if project_id is not None else context.project_id
+        if lease["project_id"] != owner:
             raise exceptions.ReservationForbidden(
                 reservation_id=reservation_id
             )

@@ -12,6 +12,7 @@ from tacker_ng.infra import registry
 from tacker_ng.nfvo import grant_request, local, remote
 from tacker_ng.objects import lcm
 from tacker_ng.packages.vnfd.model import Vnfd
+from tacker_ng.reservation import api as reservation_api
 
 
 def flavour_for(
@@ -67,11 +68,15 @@ def obtain(
     if conf.nfvo.mode == "remote":
         grant = remote.request_grant(body, conf)
     else:
-        zones = list(conf.nfvo.local_zones) or registry.get_driver(
-            vim["vimType"]
-        ).list_zones(vim)
-        grant = local.grant(
-            body, vim_id, zones, _existing_zones(instance_view)
+        grant = _grant_locally(
+            context,
+            body,
+            request,
+            instance_view,
+            vim_id,
+            vim,
+            conf,
+            project_id=occ.get("project_id"),
         )
     with db_api.writer(context) as session:
         grant_id = grants_db.save(
@@ -79,3 +84,37 @@ def obtain(
         )
         vnf_lcm.update_op_occ(session, occ["id"], grant_id=grant_id)
     return {"grant_request": body, "grant": grant}
+
+
+def _grant_locally(
+    context,
+    body: dict[str, Any],
+    request: dict[str, Any],
+    instance_view: dict[str, Any],
+    vim_id: str,
+    vim: dict[str, Any],
+    conf: cfg.ConfigOpts,
+    project_id: str | None = None,
+) -> dict[str, Any]:
+    """The local NFVO's grant; from a reservation when the request names
+    one (its zones only, its flavour and server group). The reservation
+    must belong to ``project_id``, the op occ's project (the context
+    may be an admin's, e.g. a re-dispatch)."""
+    reservation = None
+    reservation_id = reservation_of(request)
+    if reservation_id:
+        # 404/403/409 when unknown, of another project or not active:
+        # the op occ goes FAILED_TEMP with that reason, before any VIM call.
+        reservation = reservation_api.grant_info(
+            context, reservation_id, project_id=project_id
+        )
+    if reservation and reservation["zones"]:
+        zones = list(reservation["zones"])
+    else:
+        zones = list(conf.nfvo.local_zones) or registry.get_driver(
+            vim["vimType"]
+        ).list_zones(vim)
+    grant = local.grant(body, vim_id, zones, _existing_zones(instance_view))
+    if reservation:
+        local.apply_reservation(grant, body, reservation, vim_id)
+    return grant

@@ -154,7 +154,9 @@ class OpenStackDriver(base.InfraDriver):
         flavour = task.vnfd.flavour(old)
         before = vnfcs.existing(task.instance)
         top, files = hot.load(task.package_root, flavour)
-        template = hot.expand(top, flavour, before)
+        template, files = hot.join_server_groups(
+            hot.expand(top, flavour, before), files, before
+        )
         params = hot.nfv_parameter(
             flavour, before, info.cp_networks(task), template
         )
@@ -199,7 +201,9 @@ class OpenStackDriver(base.InfraDriver):
 
         def attempt(zones: dict[str, str | None]) -> az_reselect.Outcome:
             vnfcs.apply_zones(plan.after, zones)
-            template = hot.expand(top, flavour, plan.after)
+            template, stack_files = hot.join_server_groups(
+                hot.expand(top, flavour, plan.after), files, plan.after
+            )
             params = {
                 "nfv": hot.nfv_parameter(
                     flavour, plan.after, networks, template
@@ -214,14 +218,16 @@ class OpenStackDriver(base.InfraDriver):
             marker = None
             if state["stack_id"] is None:
                 state["stack_id"] = vim.heat.create(
-                    self.stack_name(task), template, files, params
+                    self.stack_name(task), template, stack_files, params
                 )
                 progress["stack_id"] = state["stack_id"]
             else:
                 marker = vim.heat.last_event_id(state["stack_id"])
                 progress["stack_changed"] = True
                 task.save_progress()
-                vim.heat.update(state["stack_id"], template, files, params)
+                vim.heat.update(
+                    state["stack_id"], template, stack_files, params
+                )
             task.save_progress()
             stack = vim.heat.wait(state["stack_id"])
             record["status"] = stack["stack_status"]
@@ -244,7 +250,7 @@ class OpenStackDriver(base.InfraDriver):
                 for v in plan.after
             ],
             rules=az_select.ZoneRules.of_flavour(flavour),
-            list_zones=vim.nova.zones,
+            list_zones=self._zone_lister(task, vim),
             on_change=remember,
             stack=self.stack_name(task),
             action="CREATE" if task.operation == Op.INSTANTIATE else "UPDATE",
@@ -260,6 +266,16 @@ class OpenStackDriver(base.InfraDriver):
         )
         self._timed(task, vim, started, cpu)
         return result
+
+    @staticmethod
+    def _zone_lister(task: base.LcmTask, vim: _Vim):
+        """Zones reselection may pick from: the reserved hosts' zones when
+        the grant places new VNFCs in a reservation (its flavour boots
+        nowhere else), else every zone of the VIM."""
+        reserved = vnfcs.reserved_zones(task.grant)
+        if reserved is None:
+            return vim.nova.zones
+        return lambda: list(reserved)
 
     @staticmethod
     def _check_flavors(vim: _Vim, plan: vnfcs.Plan) -> None:

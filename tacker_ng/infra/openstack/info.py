@@ -35,6 +35,8 @@ def vnfc_resource_info(vnfc: Vnfc, vim_id: str) -> dict[str, Any]:
             "vcImageId": vnfc.image,
         },
     }
+    if vnfc.server_group:
+        item["metadata"]["serverGroupId"] = vnfc.server_group
     if vnfc.zone:
         item["zoneId"] = vnfc.zone
     return item

@@ -29,6 +29,8 @@ class Vnfc:
     flavor: str
     image: str
     server_id: str | None = None
+    #: Nova server group the server must join (a reservation's).
+    server_group: str | None = None
 
     @property
     def name(self) -> str:
@@ -73,6 +75,26 @@ def granted_zones(grant: dict[str, Any]) -> dict[str, str]:
         if zone:
             out[item["resourceDefinitionId"]] = zone
     return out
+
+
+def reserved_group(grant: dict[str, Any]) -> dict[str, str | None]:
+    """Resource definition id -> server group, for the new VNFCs the grant
+    places in a reservation (``reservationId`` on the GrantInfo; the
+    local NFVO puts the group in ``additionalParams.reservation``)."""
+    params = (grant.get("additionalParams") or {}).get("reservation") or {}
+    return {
+        item["resourceDefinitionId"]: params.get("serverGroupId")
+        for item in grant.get("addResources") or []
+        if item.get("reservationId")
+    }
+
+
+def reserved_zones(grant: dict[str, Any]) -> list[str] | None:
+    """The zones a reservation's VNFCs may use (the grant's zones, which
+    the local NFVO took from the reserved hosts); None without one."""
+    if not reserved_group(grant):
+        return None
+    return sorted({z["zoneId"] for z in grant.get("zones") or []})
 
 
 def _vim_asset(grant: dict[str, Any], kind: str, key: str, vdu: str):
@@ -130,6 +152,7 @@ def existing(instance: dict[str, Any]) -> list[Vnfc]:
                 zone=item.get("zoneId") or meta.get("zone"),
                 flavor=meta.get("computeFlavourId", ""),
                 image=meta.get("vcImageId", ""),
+                server_group=meta.get("serverGroupId"),
                 server_id=(item.get("computeResource") or {}).get(
                     "resourceId"
                 ),
@@ -154,6 +177,7 @@ def new_vnfcs(
 ) -> list[Vnfc]:
     """VNFCs the grant adds, with the lowest free index of their VDU."""
     zones = granted_zones(task.grant)
+    groups = reserved_group(task.grant)
     counters: dict[str, Any] = {}
     out = []
     for definition in task.grant_request.get("addResources") or []:
@@ -176,6 +200,7 @@ def new_vnfcs(
                 zone=zones.get(definition["id"]),
                 flavor=flavor_for(flavour, vdu, task.grant),
                 image=image_for(flavour, vdu, task.grant),
+                server_group=groups.get(definition["id"]),
             )
         )
     return out

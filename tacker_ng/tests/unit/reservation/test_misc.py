@@ -105,6 +105,62 @@ def test_grant_info(db, ctx, hosts):
         rsv_api.grant_info(other, rid)
 
 
+def test_local_grant_from_a_reservation(db, ctx, hosts):
+    from oslo_config import cfg
+
+    from tacker_ng.conductor.lcm import granting
+
+    lease = _lease_now(ctx)
+    rid = lease["reservations"][0]["id"]
+    body = {
+        "vnfInstanceId": "inst-1",
+        "vnfLcmOpOccId": "occ-1",
+        "_links": {},
+        "addResources": [
+            {"id": "c1", "type": "COMPUTE", "vduId": "VDU1"},
+            {"id": "s1", "type": "STORAGE", "vduId": "VDU1"},
+        ],
+    }
+    request = {"additionalParams": {"reservationId": rid}}
+
+    def grant(project_id=None):
+        return granting._grant_locally(
+            ctx,
+            body,
+            request,
+            {},
+            "vim1",
+            {"vimType": "none"},
+            cfg.CONF,
+            project_id=project_id,
+        )
+
+    # Not started yet: the op occ fails before any VIM call.
+    with pytest.raises(exceptions.ReservationNotActive):
+        grant()
+    lifecycle.start_lease(FakeNova(), lease["id"])
+    info = rsv_api.grant_info(ctx, rid)
+    out = grant()
+    # Only the reserved hosts' zones are granted.
+    assert {z["zoneId"] for z in out["zones"]} <= set(info["zones"])
+    by_def = {g["resourceDefinitionId"]: g for g in out["addResources"]}
+    assert by_def["c1"]["reservationId"] == rid
+    assert "reservationId" not in by_def["s1"]
+    assert out["vimAssets"]["computeResourceFlavours"][0]["vimFlavourId"] == (
+        "ensure_flavor-id"
+    )
+    assert out["additionalParams"]["reservation"]["serverGroupId"] == (
+        "ensure_server_group-id"
+    )
+    # The VNF's project decides, not the (admin) context of a re-dispatch.
+    assert grant(project_id=ctx.project_id)["zones"]
+    with pytest.raises(exceptions.ReservationForbidden):
+        grant(project_id="another-project")
+    request["additionalParams"]["reservationId"] = "nope"
+    with pytest.raises(exceptions.ReservationNotFound):
+        grant()
+
+
 # -- hosts API ----------------------------------------------------------------
 def test_hosts_api(api, hosts):
     listed = api.get(f"{V1}/os-hosts").json["hosts"]

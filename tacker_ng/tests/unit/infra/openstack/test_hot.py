@@ -3,6 +3,7 @@
 import dataclasses
 
 import pytest
+import yaml
 
 from tacker_ng.infra.openstack import errors, hot
 from tacker_ng.infra.openstack.vnfcs import Vnfc
@@ -231,3 +232,65 @@ def test_package_server_group_is_shared_by_every_vnfc(simple):
         out["resources"][n]["properties"]["group"]["get_resource"]
         for n in ("VDU1-0", "VDU1-1", "VDU2-0", "VDU2-1")
     } == {"srvgroup"}
+
+
+def test_reserved_vnfcs_boot_in_the_server_group_via_a_nested_copy(
+    sample, simple
+):
+    top, files = hot.load(sample.root, simple)
+    vnfcs = [
+        dataclasses.replace(VNFCS[0], server_group="sg-1"),
+        VNFCS[1],
+        dataclasses.replace(VNFCS[2], server_group="sg-1"),
+    ]
+    template, out = hot.join_server_groups(
+        hot.expand(top, simple, vnfcs), files, vnfcs
+    )
+    res = template["resources"]
+    assert res["VDU1-0"]["type"] == "sg-1/VDU1.yaml"
+    assert res["VDU1-1"]["type"] == "VDU1.yaml"
+    assert res["VDU2-0"]["type"] == "sg-1/VDU2.yaml"
+    assert set(out) == {
+        "VDU1.yaml",
+        "VDU2.yaml",
+        "sg-1/VDU1.yaml",
+        "sg-1/VDU2.yaml",
+    }
+    nested = yaml.safe_load(out["sg-1/VDU1.yaml"])["resources"]
+    assert nested["VDU1"]["properties"]["scheduler_hints"] == {"group": "sg-1"}
+    assert "scheduler_hints" not in nested["VDU1_CP1"]["properties"]
+    # The package's own nested template is untouched.
+    assert out["VDU1.yaml"] == files["VDU1.yaml"]
+    assert "scheduler_hints" not in out["VDU1.yaml"]
+
+
+def test_server_group_replaces_the_templates_group_on_a_plain_server():
+    template = {
+        "resources": {
+            "VDU1-0": {
+                "type": "OS::Nova::Server",
+                "properties": {"scheduler_hints": {"group": "mine", "x": 1}},
+            }
+        }
+    }
+    one = dataclasses.replace(vnfc("VDU1", 0), server_group="sg-9")
+    out, files = hot.join_server_groups(template, {}, [one])
+    assert out["resources"]["VDU1-0"]["properties"]["scheduler_hints"] == {
+        "group": "sg-9",
+        "x": 1,
+    }
+    assert files == {}
+    assert template["resources"]["VDU1-0"]["properties"][
+        "scheduler_hints"
+    ] == {"group": "mine", "x": 1}
+
+
+def test_server_group_needs_a_server_to_put_in_it():
+    template = {"resources": {"VDU1-0": {"type": "VDU1.yaml"}}}
+    files = {"VDU1.yaml": "resources:\n  port:\n    type: OS::Neutron::Port\n"}
+    one = dataclasses.replace(vnfc("VDU1", 0), server_group="sg-1")
+    with pytest.raises(errors.UnsupportedPackage, match="no OS::Nova::Server"):
+        hot.join_server_groups(template, files, [one])
+    template = {"resources": {"VDU1-0": {"type": "https://x/VDU1.yaml"}}}
+    with pytest.raises(errors.UnsupportedPackage, match="neither a server"):
+        hot.join_server_groups(template, {}, [one])

@@ -274,3 +274,48 @@ def test_granted_zones_maps_definitions_to_zone_names():
         "updateResources": [{"resourceDefinitionId": "c", "zoneId": "z1"}],
     }
     assert vnfcs.granted_zones(grant) == {"a": "AZ-3", "c": "AZ-3"}
+
+
+def test_reserved_vnfcs_take_the_reservations_flavour_and_server_group(
+    sample, simple
+):
+    instance = {"id": "inst-r"}
+    request = {"flavourId": "simple", "extVirtualLinks": LINKS}
+    task = make_task(sample, Op.INSTANTIATE, instance, request)
+    local.apply_reservation(
+        task.grant,
+        task.grant_request,
+        {
+            "reservationId": "rsv-1",
+            "flavour_id": "flavor-rsv",
+            "server_group_id": "sg-1",
+        },
+        "vim1",
+    )
+    plan = vnfcs.plan(task, simple)
+    assert {v.flavor for v in plan.after} == {"flavor-rsv"}
+    assert {v.server_group for v in plan.after} == {"sg-1"}
+    assert vnfcs.reserved_zones(task.grant) == sorted(
+        {z["zoneId"] for z in task.grant["zones"]}
+    )
+    # Recorded in vnfcResourceInfo, so heal and rollback keep the group.
+    for n, v in enumerate(plan.after):
+        v.server_id = f"server-{n}"
+    instance["instantiatedVnfInfo"] = info.instantiated_vnf_info(
+        task, simple, plan.after, "vim1"
+    )
+    again = vnfcs.existing(instance)
+    assert {v.server_group for v in again} == {"sg-1"}
+    assert {v.flavor for v in again} == {"flavor-rsv"}
+
+
+def test_no_reservation_no_server_group(sample, simple):
+    _, plan, task = instantiated(sample, simple)
+    assert {v.server_group for v in plan.after} == {None}
+    assert vnfcs.reserved_zones(task.grant) is None
+    assert all(
+        "serverGroupId" not in v["metadata"]
+        for v in info.instantiated_vnf_info(task, simple, plan.after, "vim1")[
+            "vnfcResourceInfo"
+        ]
+    )
