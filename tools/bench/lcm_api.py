@@ -112,6 +112,12 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="[api] threads per worker (default: the option's default)",
+    )
+    parser.add_argument(
         "--db",
         default=None,
         help="Admin URL of the MariaDB server; default: the mysqlclient "
@@ -146,6 +152,8 @@ def main() -> None:
             "database": {"connection": url},
             "api": {"max_page_size": 100},
         }
+        if args.threads:
+            sections["api"]["threads"] = args.threads
         with server.api_server(
             workers=args.workers, sections=sections, state=state
         ) as base:

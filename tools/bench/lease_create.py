@@ -28,6 +28,21 @@ sys.path.insert(
     ),
 )
 
+
+def _default_mysql_driver() -> None:
+    """The C driver (mysqlclient) when installed, as tools/bench/lcm_api.py
+    does; TACKER_NG_TEST_MYSQL_URL wins."""
+    try:
+        import MySQLdb  # noqa: F401
+    except ImportError:
+        return
+    os.environ.setdefault(
+        "TACKER_NG_TEST_MYSQL_URL", "mysql+mysqldb://root@127.0.0.1:3306/"
+    )
+
+
+_default_mysql_driver()
+
 from tacker_ng import context as tcontext  # noqa: E402
 from tacker_ng.db import api as db_api  # noqa: E402
 from tacker_ng.db import models_reservation as models  # noqa: E402
@@ -149,6 +164,7 @@ def main() -> None:
     result: dict = {
         "benchmark": "reservation lease admission",
         "db": "mariadb",
+        "driver": services.MYSQL_ADMIN_URL.split(":", 1)[0],
     }
     state = tempfile.mkdtemp(prefix="tacker-ng-bench-")
 
