@@ -24,6 +24,9 @@ _CANCELLED_RE = re.compile(
     re.IGNORECASE,
 )
 _FAILED_STATUSES = ("CREATE_FAILED", "UPDATE_FAILED")
+#: Heat's text for a server in ERROR whose fault Nova had not recorded yet
+#: (Nova sets the state, then writes the fault; Heat can poll in between).
+_UNKNOWN_FAULT_RE = re.compile(r"Message: Unknown, Code: Unknown")
 
 
 class InvalidErrorRegex(ValueError):
@@ -50,6 +53,12 @@ def is_capacity_error(reason: str, pattern: str) -> bool:
 def is_cancellation(reason: str) -> bool:
     """True for Heat's "cancelled" texts: a consequence, not a cause."""
     return bool(_CANCELLED_RE.search(reason or ""))
+
+
+def is_unknown_fault(reason: str) -> bool:
+    """True when Heat saw a server in ERROR without Nova's fault yet: the
+    cause is unknown, not "not capacity"; ask Nova for the fault."""
+    return bool(_UNKNOWN_FAULT_RE.search(reason or ""))
 
 
 def failed_vnfc(reason: str, known: Collection[str] = ()) -> str | None:
@@ -102,6 +111,14 @@ class Failure:
     @property
     def reason(self) -> str:
         return self.reasons[0] if self.reasons else ""
+
+    @property
+    def unknown(self) -> bool:
+        """Only Heat's "Message: Unknown" placeholder: Nova's fault of the
+        server says what really happened."""
+        return not self.capacity and all(
+            is_unknown_fault(t) for t in self.reasons
+        )
 
 
 def _field(event: Any, name: str) -> Any:

@@ -314,7 +314,8 @@ class OpenStackDriver(base.InfraDriver):
         stack: dict,
     ) -> az_reselect.Outcome:
         """Why an attempt failed: Heat's events, plus Nova's fault of
-        servers Heat stopped watching (cancelled once another failed)."""
+        servers Heat stopped watching (cancelled once another failed) or
+        saw in ERROR before Nova recorded the fault ("Message: Unknown")."""
         names = set(zones)
         resources = vim.heat.settle(stack_id)
         events = vim.heat.events_since(stack_id, marker)
@@ -326,7 +327,11 @@ class OpenStackDriver(base.InfraDriver):
         incomplete = {n for n in names if status.get(n) not in COMPLETE}
         pattern = self.conf.placement.az_resource_error_regex
         found = az_errors.failures(events, names, pattern)
-        explained = {f.vnfc for f in found if f.vnfc and not f.cancelled}
+        explained = {
+            f.vnfc
+            for f in found
+            if f.vnfc and not f.cancelled and not f.unknown
+        }
         servers = heat.servers_by_vnfc(resources, incomplete - explained)
         extra = []
         for name, server in sorted(servers.items()):

@@ -273,3 +273,34 @@ def test_mixed_cancel_and_real_reason_reports_the_real_one():
 def test_cancellations(reason):
     assert az_errors.is_cancellation(reason)
     assert not az_errors.is_cancellation(NESTED_CREATE)
+
+
+UNKNOWN = (
+    "ResourceInError: resources.VDU1-0.resources.VDU1: Went to status "
+    'ERROR due to "Message: Unknown, Code: Unknown"'
+)
+
+
+def test_heats_unknown_fault_is_no_verdict_until_novas_fault_is_read():
+    """Nova sets ERROR before it writes the fault; Heat can read the
+    server in between and says "Message: Unknown". That is not a
+    non-capacity error: the driver asks Nova, whose fault decides."""
+    events = [_event("VDU1-0", "CREATE_FAILED", UNKNOWN)]
+    (found,) = az_errors.failures(events, KNOWN, DEFAULT)
+    assert found.unknown and not found.capacity and not found.cancelled
+    nova = _event(
+        "VDU1-0",
+        "CREATE_FAILED",
+        "ResourceInError: resources.VDU1-0.resources.VDU1: Went to status "
+        'ERROR due to "Message: No valid host was found. , Code: 500" '
+        "(from Nova)",
+    )
+    (found,) = az_errors.failures(events + [nova], KNOWN, DEFAULT)
+    assert found.capacity and not found.unknown
+    assert az_errors.judge([found]).reselectable
+    # A known non-capacity reason beside it is no "unknown" any more.
+    other = _event("VDU1-0", "CREATE_FAILED", "Quota exceeded for instances")
+    (found,) = az_errors.failures(events + [other], KNOWN, DEFAULT)
+    assert not found.unknown and not found.capacity
+    assert az_errors.is_unknown_fault(UNKNOWN)
+    assert not az_errors.is_unknown_fault("No valid host was found.")

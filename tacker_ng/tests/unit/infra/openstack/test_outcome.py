@@ -1,0 +1,98 @@
+"""How the driver explains a failed stack attempt (Heat events + Nova).
+
+Heat and Nova are replaced by plain objects holding what they would
+answer: this tests the decision only; the real exchange runs against
+minicloud in the functional tests.
+"""
+
+import types
+
+from tacker_ng.infra.openstack import driver as os_driver
+from tacker_ng.placement import az_errors
+
+ZONES = {"VDU1-0": "AZ-1", "VDU2-0": "AZ-2"}
+UNKNOWN = (
+    "ResourceInError: resources.VDU1-0.resources.VDU1: Went to status "
+    'ERROR due to "Message: Unknown, Code: Unknown"'
+)
+
+
+class Heat:
+    def __init__(self, events):
+        self.events = events
+
+    def settle(self, stack_id):
+        return [
+            {"resource_name": "VDU1-0", "resource_status": "CREATE_FAILED"},
+            {"resource_name": "VDU2-0", "resource_status": "CREATE_COMPLETE"},
+            {
+                "resource_name": "VDU1",
+                "parent_resource": "VDU1-0",
+                "resource_type": "OS::Nova::Server",
+                "physical_resource_id": "srv-1",
+            },
+        ]
+
+    def events_since(self, stack_id, marker):
+        return self.events
+
+
+class Nova:
+    def __init__(self, fault):
+        self.fault = fault
+        self.asked = []
+
+    def server(self, server_id):
+        self.asked.append(server_id)
+        return {
+            "id": server_id,
+            "status": "ERROR",
+            "zone": "AZ-1",
+            "fault": self.fault,
+        }
+
+
+def outcome(events, fault):
+    nova = Nova(fault)
+    vim = types.SimpleNamespace(heat=Heat(events), nova=nova)
+    drv = os_driver.OpenStackDriver()
+    got = drv._outcome(vim, "stack-1", None, dict(ZONES), {})
+    return got, nova
+
+
+def _failed(reason):
+    return {
+        "resource_name": "VDU1-0",
+        "resource_status": "CREATE_FAILED",
+        "resource_status_reason": reason,
+    }
+
+
+def test_unknown_fault_is_read_from_nova_and_reselects_on_no_valid_host():
+    got, nova = outcome(
+        [_failed(UNKNOWN)],
+        {"message": "No valid host was found. ", "code": 500},
+    )
+    assert nova.asked == ["srv-1"]
+    verdict = az_errors.judge(got.failures)
+    assert verdict.reselectable and set(verdict.capacity) == {"VDU1-0"}
+
+
+def test_unknown_fault_with_a_non_capacity_nova_fault_fails_at_once():
+    got, nova = outcome(
+        [_failed(UNKNOWN)],
+        {"message": "Build of instance aborted", "code": 500},
+    )
+    assert nova.asked == ["srv-1"]
+    verdict = az_errors.judge(got.failures)
+    assert not verdict.reselectable and verdict.other
+
+
+def test_an_explained_failure_does_not_ask_nova():
+    no_host = UNKNOWN.replace(
+        "Message: Unknown, Code: Unknown",
+        "Message: No valid host was found. , Code: 500",
+    )
+    got, nova = outcome([_failed(no_host)], {})
+    assert nova.asked == []
+    assert az_errors.judge(got.failures).reselectable
