@@ -34,8 +34,9 @@ opts = [
         default=60,
         min=0,
         help="After a failed stack create/update, seconds to wait until "
-        "no nested resource is still in progress, so that every failure "
-        "of that attempt is known before a zone is reselected.",
+        "no nested resource is still in progress and no server of the "
+        "attempt is still building in Nova, so that every failure of that "
+        "attempt is known before a zone is reselected.",
     ),
     cfg.IntOpt(
         "zone_choice_seed",

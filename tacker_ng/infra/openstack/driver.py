@@ -359,15 +359,29 @@ class OpenStackDriver(base.InfraDriver):
             reason=stack.get("stack_status_reason") or "",
         )
 
-    @staticmethod
     def _nova_fault(
-        vim: _Vim, server_id: str | None, zone: str | None
+        self, vim: _Vim, server_id: str | None, zone: str | None
     ) -> str | None:
         """The fault of an ERROR server asked for ``zone``: an older
-        server of a VNFC since moved elsewhere says nothing about it."""
+        server of a VNFC since moved elsewhere says nothing about it.
+
+        A server still in BUILD (Heat stopped watching it when another
+        resource failed, Nova is still scheduling it) is waited for,
+        bounded by ``[openstack] stack_settle_timeout``: its verdict
+        belongs to this attempt, and knowing it now saves an attempt.
+        """
         if not server_id:
             return None
         server = vim.nova.server(server_id)
+        deadline = time.monotonic() + self.conf.openstack.stack_settle_timeout
+        interval = self.conf.openstack.stack_poll_interval
+        while (
+            server
+            and server["status"] == "BUILD"
+            and time.monotonic() < deadline
+        ):
+            interval = vim.heat.pause(interval)
+            server = vim.nova.server(server_id)
         if not server or server["status"] != "ERROR":
             return None
         if zone and server["zone"] and server["zone"] != zone:

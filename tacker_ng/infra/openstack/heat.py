@@ -125,6 +125,11 @@ class Heat:
     def _timeout_mins(self) -> int:
         return max(1, math.ceil(self.conf.openstack.stack_timeout / 60))
 
+    def pause(self, interval: float) -> float:
+        """Wait ``interval`` (cancellable, counted as polling); return the
+        next, backed-off interval. For other pollers of this operation."""
+        return self._pause(interval)
+
     def _pause(self, interval: float) -> float:
         self.check_cancel()
         self.sleep(interval)

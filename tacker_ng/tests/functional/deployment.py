@@ -18,6 +18,7 @@ from pathlib import Path
 
 import bcrypt
 import requests
+import sqlalchemy as sa
 
 from tacker_ng.tests.drivers import plugin
 from tacker_ng.tests.functional import processes as procs
@@ -100,6 +101,34 @@ class Deployment:
 
     def client(self) -> SolClient:
         return SolClient(self.url, self.auth)
+
+
+def wait_serving(
+    sql_url: str, conductors: dict[str, procs.Process], timeout=60
+) -> None:
+    """Wait until every conductor is registered alive, which it does
+    once it consumes from its RPC topic: a cast sent before that (the
+    API may answer first) would go to no queue and be lost."""
+    if not conductors:
+        return
+    engine = sa.create_engine(sql_url)
+
+    def online() -> set[str]:
+        for proc in conductors.values():
+            proc.assert_running()
+        with engine.connect() as conn:
+            return set(
+                conn.execute(
+                    sa.text("SELECT hostname FROM conductors WHERE online")
+                ).scalars()
+            )
+
+    try:
+        procs.wait_for(
+            lambda: set(conductors) <= online(), timeout, "conductors serving"
+        )
+    finally:
+        engine.dispose()
 
 
 @contextlib.contextmanager
@@ -188,6 +217,7 @@ def deploy(
         started.append(api)
         url = f"http://127.0.0.1:{port}"
         procs.wait_http(f"{url}/", api)
+        wait_serving(sql_url, running)
         yield Deployment(
             url=url,
             auth=basic_auth("operator", "op-pass"),
