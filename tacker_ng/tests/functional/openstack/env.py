@@ -29,6 +29,39 @@ from tacker_ng.tests import lcm_packages
 from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
 
 Op = lcm.Operation
+NO_VALID_HOST = "No valid host was found"
+#: The zones the local grant gives the spec's VNF (its prerequisite).
+SPEC_GRANT_ZONES = {
+    "VDU1-0": "AZ-1",
+    "VDU1-1": "AZ-1",
+    "VDU2-0": "AZ-2",
+    "VDU2-1": "AZ-3",
+}
+
+
+def check_spec_instantiate_attempts(attempts: list[dict[str, Any]]) -> None:
+    """The spec's instantiate with AZ-1 and AZ-2 full, attempt by attempt.
+
+    The create fails for VDU1-0/1 (AZ-1). When Heat's failure also covers
+    VDU2-0 (AZ-2) - its server failed, or was still being scheduled and
+    the driver waited for it - one update completes: 2 attempts. When
+    Heat gave up before VDU2-0's server even existed, nothing says AZ-2
+    is full yet: the first update moves VDU1 only and fails for VDU2-0 in
+    AZ-2, the second completes - 3 attempts, the order the spec narrates.
+    """
+    statuses = [a["status"] for a in attempts]
+    assert attempts[0]["zones"] == SPEC_GRANT_ZONES
+    assert statuses[0] == "CREATE_FAILED"
+    if statuses == ["CREATE_FAILED", "UPDATE_COMPLETE"]:
+        return
+    assert statuses == ["CREATE_FAILED", "UPDATE_FAILED", "UPDATE_COMPLETE"]
+    second = attempts[1]["zones"]
+    assert second["VDU1-0"] == second["VDU1-1"] in {"AZ-4", "AZ-5"}
+    assert (second["VDU2-0"], second["VDU2-1"]) == ("AZ-2", "AZ-3")
+    assert NO_VALID_HOST in attempts[1]["reason"]
+    assert "VDU2-0" in attempts[1]["reason"]
+
+
 SAMPLE = lcm_packages.SAMPLE
 NESTED_VDU1 = "BaseHOT/simple/nested/VDU1.yaml"
 

@@ -48,7 +48,7 @@ def test_non_capacity_error_fails_at_once(
     """A project quota of 0 instances: Nova refuses every server with a
     403, which is no lack of zone capacity: FAILED at the first attempt."""
     nova = cloud.nova(admin=True)
-    nova.quotas.update(cloud.project_id, instances=0)
+    nova.quotas.update(cloud.project_id, force=True, instances=0)
     vnf = env.Vnf(cloud, spec_package)
     try:
         with pytest.raises(errors.StackFailed, match="Quota exceeded") as exc:

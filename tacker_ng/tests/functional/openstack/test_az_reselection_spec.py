@@ -82,20 +82,15 @@ def test_instantiate_with_az1_and_az2_full(
     AZ-2, VDU2-1 in AZ-3; AZ-1 and AZ-2 are full. VDU1-0/1 move together
     to AZ-4 or AZ-5 (AZ-1 failed, AZ-2/AZ-3 hold VDU2 peers); VDU2-0
     moves to the other one (AZ-2 failed, AZ-3 VDU2-1, VDU1's zone);
-    VDU2-1 stays. Both failures come from the same stack create, so one
-    reselection handles both: 2 attempts (the spec narrates them one
-    after the other; AZ-1 is excluded for VDU2-0 as a failed zone)."""
+    VDU2-1 stays. 2 attempts when the create's failure covers both
+    zones, 3 when VDU2-0's server did not exist yet when Heat gave up
+    (see env.check_spec_instantiate_attempts); within full zones + 1."""
     cloud.fill_zones(["AZ-1", "AZ-2"])
     vnf = env.Vnf(cloud, spec_package)
     result = vnf.run(Op.INSTANTIATE, instantiate_request(cloud))
     try:
-        tried = attempts(vnf)
-        assert tried[0] == ("CREATE", "CREATE_FAILED", PREREQ)
-        assert [a[:2] for a in tried] == [
-            ("CREATE", "CREATE_FAILED"),
-            ("UPDATE", "UPDATE_COMPLETE"),
-        ]
-        assert vnf.heat_attempts() == 2
+        env.check_spec_instantiate_attempts(vnf.attempts())
+        assert vnf.heat_attempts() == len(vnf.attempts())
         zones = vnf.zones()
         assert zones["VDU1-0"] == zones["VDU1-1"] in {"AZ-4", "AZ-5"}
         assert zones["VDU2-0"] == ({"AZ-4", "AZ-5"} - {zones["VDU1-0"]}).pop()

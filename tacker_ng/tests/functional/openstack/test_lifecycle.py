@@ -85,7 +85,7 @@ def test_failed_scale_out_rolls_back(cloud, vnf):
         n: v["computeResource"]["resourceId"] for n, v in vnf.vnfcs().items()
     }
     nova = cloud.nova(admin=True)
-    nova.quotas.update(cloud.project_id, instances=len(before))
+    nova.quotas.update(cloud.project_id, force=True, instances=len(before))
     try:
         with pytest.raises(errors.StackFailed, match="Quota exceeded"):
             vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "VDU2_scale"})
