@@ -130,12 +130,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.db is None:
-        try:
-            import MySQLdb  # noqa: F401
-
-            args.db = "mysql+mysqldb://root@127.0.0.1:3306/"
-        except ImportError:
-            args.db = "mysql+pymysql://root@127.0.0.1:3306/"
+        args.db = server.mysql_admin_url()
 
     name = f"tacker_ng_bench_{uuid.uuid4().hex[:8]}"
     admin = sa.create_engine(args.db, isolation_level="AUTOCOMMIT")

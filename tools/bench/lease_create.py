@@ -29,19 +29,10 @@ sys.path.insert(
 )
 
 
-def _default_mysql_driver() -> None:
-    """The C driver (mysqlclient) when installed, as tools/bench/lcm_api.py
-    does; TACKER_NG_TEST_MYSQL_URL wins."""
-    try:
-        import MySQLdb  # noqa: F401
-    except ImportError:
-        return
-    os.environ.setdefault(
-        "TACKER_NG_TEST_MYSQL_URL", "mysql+mysqldb://root@127.0.0.1:3306/"
-    )
+from tools.bench import server  # noqa: E402
 
-
-_default_mysql_driver()
+# services reads it at import: the C driver when installed (as lcm_api).
+os.environ.setdefault("TACKER_NG_TEST_MYSQL_URL", server.mysql_admin_url())
 
 from tacker_ng import context as tcontext  # noqa: E402
 from tacker_ng.db import api as db_api  # noqa: E402
@@ -51,7 +42,7 @@ from tacker_ng.reservation import allocation, ledger, manager  # noqa: E402
 from tacker_ng.tests import fixtures  # noqa: E402
 from tacker_ng.tests.functional import services  # noqa: E402
 from tacker_ng.tests.functional.reservation import concurrency  # noqa: E402
-from tools.bench import loadgen, server  # noqa: E402
+from tools.bench import loadgen  # noqa: E402
 
 WINDOW = ("2090-06-01 00:00", "2090-06-30 00:00")
 

@@ -14,6 +14,16 @@ from collections.abc import Iterator
 BIN = os.path.dirname(sys.executable)
 
 
+def mysql_admin_url() -> str:
+    """MariaDB's admin URL for the benchmarks: the C driver (mysqlclient,
+    about twice as fast per row) when installed, else PyMySQL."""
+    try:
+        import MySQLdb  # noqa: F401
+    except ImportError:
+        return "mysql+pymysql://root@127.0.0.1:3306/"
+    return "mysql+mysqldb://root@127.0.0.1:3306/"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -15,22 +15,11 @@ from novaclient import client as nova_client
 from novaclient import exceptions as nova_exc
 
 from tacker_ng.tests.functional import processes as procs
-from tacker_ng.tests.functional import services
 from tacker_ng.tests.functional.reservation import deployment as deploy_mod
 
 pytestmark = pytest.mark.minicloud
 
 FUTURE = ("2090-01-01 10:00", "2090-01-02 10:00")
-
-
-@pytest.fixture(scope="module")
-def dep(minicloud, tmp_path_factory):
-    services.require("rabbitmq")
-    services.require("redis")
-    with services.scratch_database("mariadb") as sql_url:
-        yield from deploy_mod.deploy(
-            minicloud, tmp_path_factory.mktemp("rsv"), sql_url
-        )
 
 
 def _iso(delta_s: float) -> str:

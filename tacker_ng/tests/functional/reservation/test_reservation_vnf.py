@@ -16,25 +16,14 @@ import types
 import pytest
 
 from tacker_ng.packages import builder
-from tacker_ng.tests.functional import lcm_fixtures, services
+from tacker_ng.tests.functional import lcm_fixtures
 from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional.deployment import SolClient
 from tacker_ng.tests.functional.openstack import env
 from tacker_ng.tests.functional.openstack.conftest import IMAGE
-from tacker_ng.tests.functional.reservation import deployment as deploy_mod
 
 pytestmark = pytest.mark.minicloud
 TIMEOUT = 420
-
-
-@pytest.fixture(scope="module")
-def dep(minicloud, tmp_path_factory):
-    services.require("rabbitmq")
-    services.require("redis")
-    with services.scratch_database("mariadb") as sql_url:
-        yield from deploy_mod.deploy(
-            minicloud, tmp_path_factory.mktemp("rsv-vnf"), sql_url
-        )
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +77,15 @@ def _active_lease(dep, amount: int) -> dict:
     return lease
 
 
+def _lcm(client, inst_id: str, task: str, body: dict, timeout=TIMEOUT):
+    """Start an LCM task and wait for its end (COMPLETED or FAILED_TEMP)."""
+    return client.wait(
+        client.start(inst_id, task, body),
+        ("COMPLETED", "FAILED_TEMP"),
+        timeout=timeout,
+    )
+
+
 def _new_instance(client, cloud, vnfd_id: str) -> str:
     resp = client.post(
         "/vnflcm/v2/vnf_instances",
@@ -108,18 +106,15 @@ def test_vnf_boots_in_its_reservation(dep, nfvo):
     assert len(reserved_hosts) == 4
 
     inst_id = _new_instance(client, cloud, vnfd_id)
-    occ = client.wait(
-        client.start(
-            inst_id,
-            "instantiate",
-            {
-                "flavourId": "simple",
-                "extVirtualLinks": env.ext_links(cloud),
-                "additionalParams": {"reservationId": rid},
-            },
-        ),
-        ("COMPLETED", "FAILED_TEMP"),
-        timeout=TIMEOUT,
+    occ = _lcm(
+        client,
+        inst_id,
+        "instantiate",
+        {
+            "flavourId": "simple",
+            "extVirtualLinks": env.ext_links(cloud),
+            "additionalParams": {"reservationId": rid},
+        },
     )
     assert occ["operationState"] == "COMPLETED", occ.get("error")
 
@@ -139,11 +134,7 @@ def test_vnf_boots_in_its_reservation(dep, nfvo):
     assert set(hosts) == reserved_hosts
     assert set(admin.server_groups.get(group_id).members) == server_ids
 
-    occ = client.wait(
-        client.start(inst_id, "terminate", {"terminationType": "FORCEFUL"}),
-        ("COMPLETED", "FAILED_TEMP"),
-        timeout=TIMEOUT,
-    )
+    occ = _lcm(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
     assert occ["operationState"] == "COMPLETED", occ.get("error")
     assert dep.call("DELETE", f"/leases/{lease['id']}").status_code == 204
 
@@ -152,17 +143,15 @@ def test_unknown_reservation_fails_before_any_stack(dep, nfvo):
     cloud = dep.cloud
     client, vnfd_id = nfvo
     inst_id = _new_instance(client, cloud, vnfd_id)
-    occ = client.wait(
-        client.start(
-            inst_id,
-            "instantiate",
-            {
-                "flavourId": "simple",
-                "extVirtualLinks": env.ext_links(cloud),
-                "additionalParams": {"reservationId": "no-such-rsv"},
-            },
-        ),
-        ("COMPLETED", "FAILED_TEMP"),
+    occ = _lcm(
+        client,
+        inst_id,
+        "instantiate",
+        {
+            "flavourId": "simple",
+            "extVirtualLinks": env.ext_links(cloud),
+            "additionalParams": {"reservationId": "no-such-rsv"},
+        },
         timeout=120,
     )
     assert occ["operationState"] == "FAILED_TEMP"
