@@ -6,10 +6,12 @@ PeriodicWorker in its own thread.
 """
 
 import threading
+import time
 
 import oslo_messaging as messaging
 from futurist import periodics
 from oslo_config import cfg
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 
 from tacker_ng import context as tcontext
@@ -23,6 +25,9 @@ from tacker_ng.packages import onboarding
 from tacker_ng.reservation import service as reservation_service
 
 LOG = logging.getLogger(__name__)
+
+#: Longest wait between two registration attempts at start-up (seconds).
+REGISTER_BACKOFF_CAP = 30.0
 
 
 class ConductorService:
@@ -76,6 +81,26 @@ class ConductorService:
             *reservations.periodic_tasks(),
         ]
 
+    def _register(self) -> None:
+        """Register as alive; a database that is down or busy delays the
+        start (logged, with back-off), it never ends the process."""
+        delay = 1.0
+        while True:
+            try:
+                conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+                return
+            except db_exc.DBError as exc:
+                LOG.warning(
+                    "Conductor %s could not register (%s: %s); retrying "
+                    "in %.0f s",
+                    self.host,
+                    type(exc).__name__,
+                    exc,
+                    delay,
+                )
+                time.sleep(delay)
+                delay = min(delay * 2, REGISTER_BACKOFF_CAP)
+
     def start(self) -> None:
         """Start serving RPC, then register as alive, then heartbeat."""
         target = messaging.Target(
@@ -95,7 +120,7 @@ class ConductorService:
         )
         self._server.start()
         # Only a conductor that consumes from the bus is shown alive.
-        conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+        self._register()
         self._periodic = periodics.PeriodicWorker(self._periodic_tasks())
         self._periodic_thread = threading.Thread(
             target=self._periodic.start,

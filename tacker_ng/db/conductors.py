@@ -5,37 +5,31 @@ import datetime
 import sqlalchemy as sa
 
 from tacker_ng.db import api as db_api
-from tacker_ng.db import models
+from tacker_ng.db import models, upsert
 from tacker_ng.db.types import utcnow
 
 
+@db_api.retry_on_deadlock
 def register(hostname: str, rpc_version: str) -> None:
     """Insert or revive this conductor's row, marking it online."""
     now = utcnow()
+    state = {
+        "online": True,
+        "rpc_version": rpc_version,
+        "started_at": now,
+        "heartbeat_at": now,
+    }
     with db_api.writer() as session:
-        updated = session.execute(
-            sa.update(models.Conductor)
-            .where(models.Conductor.hostname == hostname)
-            .values(
-                online=True,
-                rpc_version=rpc_version,
-                started_at=now,
-                heartbeat_at=now,
-                updated_at=now,
-            )
-        ).rowcount
-        if not updated:
-            session.add(
-                models.Conductor(
-                    hostname=hostname,
-                    online=True,
-                    rpc_version=rpc_version,
-                    started_at=now,
-                    heartbeat_at=now,
-                )
-            )
+        upsert.upsert(
+            session,
+            models.Conductor.__table__,
+            {"hostname": hostname, "created_at": now, **state},
+            keys=["hostname"],
+            update={**state, "updated_at": now},
+        )
 
 
+@db_api.retry_on_deadlock
 def heartbeat(hostname: str) -> bool:
     """Touch the heartbeat; False when the row vanished (re-register)."""
     with db_api.writer() as session:
@@ -48,6 +42,7 @@ def heartbeat(hostname: str) -> bool:
         )
 
 
+@db_api.retry_on_deadlock
 def unregister(hostname: str) -> None:
     """Mark this conductor offline on a clean shutdown."""
     with db_api.writer() as session:

@@ -34,12 +34,13 @@ def move(
     **changes: Any,
 ) -> bool:
     """Non-final transition (PROCESSING, ROLLING_BACK, FAILED_TEMP)."""
-    with db_api.writer(context) as session:
-        if not vnf_lcm.transition(
-            session, op_occ_id, to_state, from_states, **changes
-        ):
-            return False
-        _notify(session, op_occ_id)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            if not vnf_lcm.transition(
+                session, op_occ_id, to_state, from_states, **changes
+            ):
+                return False
+            _notify(session, op_occ_id)
     LOG.info("Op occ %s is %s", op_occ_id, to_state)
     return True
 
@@ -53,15 +54,16 @@ def finish(
     **changes: Any,
 ) -> bool:
     """Final transition: also applies instance changes and releases it."""
-    with db_api.writer(context) as session:
-        occ = vnf_lcm.get_op_occ(session, op_occ_id)
-        if not vnf_lcm.transition(
-            session, op_occ_id, to_state, from_states, **changes
-        ):
-            return False
-        vnf_lcm.release_instance(
-            session, occ["vnf_instance_id"], op_occ_id, instance_changes
-        )
-        _notify(session, op_occ_id)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            occ = vnf_lcm.get_op_occ(session, op_occ_id)
+            if not vnf_lcm.transition(
+                session, op_occ_id, to_state, from_states, **changes
+            ):
+                return False
+            vnf_lcm.release_instance(
+                session, occ["vnf_instance_id"], op_occ_id, instance_changes
+            )
+            _notify(session, op_occ_id)
     LOG.info("Op occ %s ended %s", op_occ_id, to_state)
     return True

@@ -43,6 +43,15 @@ class Deliverer:
     def _lease(self) -> datetime.timedelta:
         return datetime.timedelta(seconds=self.conf.notification.timeout * 3)
 
+    @staticmethod
+    @db_api.retry_on_deadlock
+    def _record(context, row_id, delivered: bool, error, retry_at) -> None:
+        with db_api.writer(context) as session:
+            if delivered:
+                outbox.mark_delivered(session, row_id)
+            else:
+                outbox.mark_failed(session, row_id, error, retry_at)
+
     def deliver_one(self, row) -> bool:
         with db_api.reader(self.context) as session:
             try:
@@ -52,10 +61,9 @@ class Deliverer:
             except subscriptions_db.SubscriptionNotFound:
                 sub = None
         if sub is None:
-            with db_api.writer(self.context) as session:
-                outbox.mark_failed(
-                    session, row["id"], "subscription gone", None
-                )
+            self._record(
+                self.context, row["id"], False, "subscription gone", None
+            )
             return False
         error = None
         try:
@@ -70,41 +78,41 @@ class Deliverer:
                 error = f"callback answered {resp.status_code}"
         except callback.CallbackError as exc:
             error = str(exc)
-        with db_api.writer(self.context) as session:
-            if error is None:
-                outbox.mark_delivered(session, row["id"])
-                return True
-            attempts = row["attempts"] + 1
-            if attempts >= self.conf.notification.max_attempts:
-                LOG.error(
-                    "Giving up %s %s to subscription %s after %d attempts: %s",
-                    row["notification_type"],
-                    row["payload"].get("id"),
-                    row["subscription_id"],
-                    attempts,
-                    error,
-                )
-                outbox.mark_failed(session, row["id"], error, None)
-            else:
-                retry_at = utcnow() + datetime.timedelta(
-                    seconds=backoff(attempts, self.conf)
-                )
-                LOG.warning(
-                    "Delivery of %s to subscription %s failed (%s); retry "
-                    "%d at %s",
-                    row["notification_type"],
-                    row["subscription_id"],
-                    error,
-                    attempts,
-                    retry_at,
-                )
-                outbox.mark_failed(session, row["id"], error, retry_at)
+        if error is None:
+            self._record(self.context, row["id"], True, None, None)
+            return True
+        attempts = row["attempts"] + 1
+        retry_at = None
+        if attempts >= self.conf.notification.max_attempts:
+            LOG.error(
+                "Giving up %s %s to subscription %s after %d attempts: %s",
+                row["notification_type"],
+                row["payload"].get("id"),
+                row["subscription_id"],
+                attempts,
+                error,
+            )
+        else:
+            retry_at = utcnow() + datetime.timedelta(
+                seconds=backoff(attempts, self.conf)
+            )
+            LOG.warning(
+                "Delivery of %s to subscription %s failed (%s); retry "
+                "%d at %s",
+                row["notification_type"],
+                row["subscription_id"],
+                error,
+                attempts,
+                retry_at,
+            )
+        self._record(self.context, row["id"], False, error, retry_at)
         return False
 
     def run_once(self) -> int:
         """Claim and deliver what is due; returns how many were tried."""
-        with db_api.writer(self.context) as session:
-            rows = outbox.claim_due(session, self.host, self._lease())
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(self.context) as session:
+                rows = outbox.claim_due(session, self.host, self._lease())
         for row in rows:
             try:
                 self.deliver_one(row)

@@ -62,6 +62,7 @@ class Lease:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    @db_api.retry_on_deadlock
     def renew(self) -> bool:
         """One renewal; False when the package left ``states``."""
         with db_api.writer(tcontext.get_admin_context()) as session:
@@ -119,17 +120,18 @@ def storable(value: Any) -> Any:
 def _to_error(
     context, package_id: str, from_states: Iterable[S], details: dict
 ) -> bool:
-    with db_api.writer(context) as session:
-        moved = packages_db.move(
-            session,
-            package_id,
-            S.ERROR,
-            from_states,
-            operational_state=OperationalState.DISABLED,
-            onboarding_failure_details=storable(details),
-        )
-        if moved:
-            store.discard(package_id)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            moved = packages_db.move(
+                session,
+                package_id,
+                S.ERROR,
+                from_states,
+                operational_state=OperationalState.DISABLED,
+                onboarding_failure_details=storable(details),
+            )
+            if moved:
+                store.discard(package_id)
     return moved
 
 
@@ -156,10 +158,11 @@ def fail(
 
 def process_upload(context, package_id: str) -> None:
     """Claim an uploaded package (UPLOADING -> PROCESSING) and onboard it."""
-    with db_api.writer(context) as session:
-        claimed = packages_db.move(
-            session, package_id, S.PROCESSING, {S.UPLOADING}
-        )
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            claimed = packages_db.move(
+                session, package_id, S.PROCESSING, {S.UPLOADING}
+            )
     if not claimed:
         LOG.info("VNF package %s is no longer UPLOADING; skipped", package_id)
         return
@@ -185,15 +188,16 @@ def process_from_uri(context, package_id: str) -> None:
         LOG.exception("Download of VNF package %s failed", package_id)
         fail(context, package_id, {S.UPLOADING}, _internal())
         return
-    with db_api.writer(context) as session:
-        claimed = packages_db.move(
-            session,
-            package_id,
-            S.PROCESSING,
-            {S.UPLOADING},
-            package_size=size,
-            checksum=checksum,
-        )
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            claimed = packages_db.move(
+                session,
+                package_id,
+                S.PROCESSING,
+                {S.UPLOADING},
+                package_size=size,
+                checksum=checksum,
+            )
     if not claimed:
         store.discard(package_id)
         return
@@ -229,16 +233,17 @@ def _process(context, package_id: str) -> None:
         fail(context, package_id, processing, _internal())
         return
     try:
-        with db_api.writer(context) as session:
-            done = packages_db.move(
-                session,
-                package_id,
-                S.ONBOARDED,
-                processing,
-                operational_state=OperationalState.ENABLED,
-                onboarding_failure_details=None,
-                **values,
-            )
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(context) as session:
+                done = packages_db.move(
+                    session,
+                    package_id,
+                    S.ONBOARDED,
+                    processing,
+                    operational_state=OperationalState.ENABLED,
+                    onboarding_failure_details=None,
+                    **values,
+                )
     except db_exc.DBDuplicateEntry:
         fail(context, package_id, processing, _duplicate(values["vnfd_id"]))
         return
@@ -284,10 +289,11 @@ def expire_stale(
         INTERRUPTED,
     )
     for stale_id in stale:
-        with db_api.writer(context) as session:
-            expired = packages_db.fail_stale(
-                session, stale_id, cutoff, details
-            )
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(context) as session:
+                expired = packages_db.fail_stale(
+                    session, stale_id, cutoff, details
+                )
         if expired:
             LOG.warning("VNF package %s: onboarding interrupted", stale_id)
             store.discard(stale_id)

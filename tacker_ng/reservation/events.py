@@ -133,21 +133,23 @@ class EventRunner:
                 event["lease_id"],
                 owner,
             )
-        with db_api.writer() as session:
-            claimed = session.execute(
-                sa.update(E)
-                .where(*where)
-                .values(
-                    status=st.IN_PROGRESS,
-                    conductor_host=self.host,
-                    claimed_at=now,
-                    attempts=E.attempts + 1,
-                    updated_at=now,
-                )
-            ).rowcount
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                claimed = session.execute(
+                    sa.update(E)
+                    .where(*where)
+                    .values(
+                        status=st.IN_PROGRESS,
+                        conductor_host=self.host,
+                        claimed_at=now,
+                        attempts=E.attempts + 1,
+                        updated_at=now,
+                    )
+                ).rowcount
         event["attempts"] += 1
         return bool(claimed)
 
+    @db_api.retry_on_deadlock
     def _finish(self, event: dict, status: str, error: str | None) -> None:
         with db_api.writer() as session:
             session.execute(

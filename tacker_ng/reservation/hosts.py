@@ -68,21 +68,22 @@ def update_host(context, host_id: object, values: Mapping[str, Any]) -> dict:
     """Set (or, with null, unset) extra capabilities of a host."""
     _check_capabilities(values)
     hid = _host_id(host_id)
-    with db_api.writer(context) as session:
-        ledger.lock_hosts(session, [hid])
-        row = session.get(H, hid)
-        if row is None:
-            raise exceptions.HostNotFound(host_id=host_id)
-        caps = dict(row.extra_capabilities or {})
-        for key, value in values.items():
-            if value is None:
-                caps.pop(key, None)
-            else:
-                caps[key] = value
-        row.extra_capabilities = caps
-        row.updated_at = utcnow()
-        session.flush()
-        return store.columns(row)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            ledger.lock_hosts(session, [hid])
+            row = session.get(H, hid)
+            if row is None:
+                raise exceptions.HostNotFound(host_id=host_id)
+            caps = dict(row.extra_capabilities or {})
+            for key, value in values.items():
+                if value is None:
+                    caps.pop(key, None)
+                else:
+                    caps[key] = value
+            row.extra_capabilities = caps
+            row.updated_at = utcnow()
+            session.flush()
+            return store.columns(row)
 
 
 def allocations(
@@ -135,20 +136,21 @@ def register(nova, name: str, extra: Mapping[str, Any]) -> dict:
     services = nova.compute_services()
     service = services.get(info["service_name"])
     now = utcnow()
-    row = H(
-        **info,
-        availability_zone=getattr(service, "zone", None),
-        reservable=True,
-        status=None,
-        extra_capabilities=dict(extra),
-        created_at=now,
-    )
     try:
-        with db_api.writer() as session:
-            session.add(row)
-            session.flush()
-            nova.add_host(_freepool(nova), info["service_name"])
-            return store.columns(row)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                row = H(
+                    **info,
+                    availability_zone=getattr(service, "zone", None),
+                    reservable=True,
+                    status=None,
+                    extra_capabilities=dict(extra),
+                    created_at=now,
+                )
+                session.add(row)
+                session.flush()
+                nova.add_host(_freepool(nova), info["service_name"])
+                return store.columns(row)
     except db_exc.DBDuplicateEntry as exc:
         raise exceptions.HostExists(name=name) from exc
 
@@ -156,15 +158,16 @@ def register(nova, name: str, extra: Mapping[str, Any]) -> dict:
 def unregister(nova, host_id: object) -> None:
     """Remove a host without current or future reservations."""
     hid = _host_id(host_id)
-    with db_api.writer() as session:
-        locked = ledger.lock_hosts(session, [hid])
-        if not locked:
-            raise exceptions.HostNotFound(host_id=host_id)
-        used = session.execute(
-            sa.select(A.id).where(A.host_id == hid).limit(1)
-        ).first()
-        if used:
-            raise exceptions.HostInUse(host_id=host_id)
-        row = session.get(H, hid)
-        nova.remove_host(_freepool(nova), row.service_name)
-        session.delete(row)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as session:
+            locked = ledger.lock_hosts(session, [hid])
+            if not locked:
+                raise exceptions.HostNotFound(host_id=host_id)
+            used = session.execute(
+                sa.select(A.id).where(A.host_id == hid).limit(1)
+            ).first()
+            if used:
+                raise exceptions.HostInUse(host_id=host_id)
+            row = session.get(H, hid)
+            nova.remove_host(_freepool(nova), row.service_name)
+            session.delete(row)

@@ -299,26 +299,28 @@ class _Admission:
         with db_api.reader() as session:
             chosen = self.plan(session, load_hosts(session))
         ids = _hosts_of(chosen)
-        with db_api.writer() as session:
-            locked = lock_hosts(session, ids | self.extra)
-            fresh = load_bookings(session, self.window, self.exclude, ids)
-            if not allocation.fits(
-                chosen,
-                self.requests,
-                locked,
-                fresh,
-                self.window,
-                pad=self.margin,
-            ):
-                return None
-            self.write(session, chosen)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                locked = lock_hosts(session, ids | self.extra)
+                fresh = load_bookings(session, self.window, self.exclude, ids)
+                if not allocation.fits(
+                    chosen,
+                    self.requests,
+                    locked,
+                    fresh,
+                    self.window,
+                    pad=self.margin,
+                ):
+                    return None
+                self.write(session, chosen)
         return chosen
 
     def under_lock(self) -> allocation.Plan:
         """Lock every host, then plan and write: always conclusive."""
-        with db_api.writer() as session:
-            chosen = self.plan(session, lock_hosts(session, None))
-            self.write(session, chosen)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                chosen = self.plan(session, lock_hosts(session, None))
+                self.write(session, chosen)
         return chosen
 
 

@@ -26,6 +26,7 @@ L = models.Lease
 R = models.Reservation
 
 
+@db_api.retry_on_deadlock
 def _move(lease_id: str, froms: tuple[str, ...], to: str) -> bool:
     with db_api.writer() as session:
         return bool(
@@ -37,6 +38,7 @@ def _move(lease_id: str, froms: tuple[str, ...], to: str) -> bool:
         )
 
 
+@db_api.retry_on_deadlock
 def _set_reservations(lease_id: str, froms: tuple[str, ...], to: str) -> None:
     with db_api.writer() as session:
         session.execute(
@@ -50,12 +52,13 @@ def _saver(model, reservation_id: str, detail: dict) -> base.Save:
     def save(**values) -> None:
         if all(detail.get(k) == v for k, v in values.items()):
             return
-        with db_api.writer() as session:
-            session.execute(
-                sa.update(model)
-                .where(model.reservation_id == reservation_id)
-                .values(**values, updated_at=utcnow())
-            )
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                session.execute(
+                    sa.update(model)
+                    .where(model.reservation_id == reservation_id)
+                    .values(**values, updated_at=utcnow())
+                )
         detail.update(values)
 
     return save
@@ -94,12 +97,13 @@ def start_lease(nova, lease_id: str) -> None:
     lease = _lease(lease_id)
     for plugin, job in _jobs(nova, lease, (st.RES_PENDING, st.RES_ACTIVE)):
         plugin.on_start(job)
-        with db_api.writer() as session:
-            session.execute(
-                sa.update(R)
-                .where(R.id == job.res["id"])
-                .values(status=st.RES_ACTIVE, updated_at=utcnow())
-            )
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer() as session:
+                session.execute(
+                    sa.update(R)
+                    .where(R.id == job.res["id"])
+                    .values(status=st.RES_ACTIVE, updated_at=utcnow())
+                )
     _move(lease_id, (st.STARTING,), st.ACTIVE)
 
 
@@ -130,12 +134,13 @@ def end_lease(nova, lease_id: str) -> None:
         return
     _clean(nova, _lease(lease_id))
     _set_reservations(lease_id, st.RES_ALL, st.RES_DELETED)
-    with db_api.writer() as session:
-        session.execute(
-            sa.delete(models.HostAllocation).where(
-                models.HostAllocation.lease_id == lease_id
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as session:
+            session.execute(
+                sa.delete(models.HostAllocation).where(
+                    models.HostAllocation.lease_id == lease_id
+                )
             )
-        )
     _move(lease_id, (st.TERMINATING,), st.TERMINATED)
 
 
@@ -145,8 +150,9 @@ def delete_lease(nova, lease_id: str) -> None:
     if lease is None:
         return
     _clean(nova, lease)
-    with db_api.writer() as session:
-        store.delete_lease_rows(session, lease_id)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as session:
+            store.delete_lease_rows(session, lease_id)
 
 
 def fail(lease_id: str, event_type: str) -> None:

@@ -239,32 +239,37 @@ def delete_lease(context, lease: dict) -> bool:
     clean-up to a conductor (a delete_lease event). Returns whether a
     conductor has work to do."""
     now = utcnow()
-    with db_api.writer(context) as session:
-        moved = session.execute(
-            sa.update(L)
-            .where(L.id == lease["id"], L.status.in_(st.LEASE_NOTHING_IN_NOVA))
-            .values(status=st.DELETING, updated_at=now)
-        ).rowcount
-        if moved:
-            store.delete_lease_rows(session, lease["id"])
-            return False
-    with db_api.writer(context) as session:
-        moved = session.execute(
-            sa.update(L)
-            .where(L.id == lease["id"], L.status != st.DELETING)
-            .values(status=st.DELETING, updated_at=now)
-        ).rowcount
-        if not moved:
-            exists = session.get(L, lease["id"]) is not None
-            if not exists:
-                raise exceptions.LeaseNotFound(lease_id=lease["id"])
-            return True
-        session.execute(
-            sa.delete(E).where(
-                E.lease_id == lease["id"], E.status == st.UNDONE
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            moved = session.execute(
+                sa.update(L)
+                .where(
+                    L.id == lease["id"], L.status.in_(st.LEASE_NOTHING_IN_NOVA)
+                )
+                .values(status=st.DELETING, updated_at=now)
+            ).rowcount
+            if moved:
+                store.delete_lease_rows(session, lease["id"])
+                return False
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            moved = session.execute(
+                sa.update(L)
+                .where(L.id == lease["id"], L.status != st.DELETING)
+                .values(status=st.DELETING, updated_at=now)
+            ).rowcount
+            if not moved:
+                exists = session.get(L, lease["id"]) is not None
+                if not exists:
+                    raise exceptions.LeaseNotFound(lease_id=lease["id"])
+                return True
+            session.execute(
+                sa.delete(E).where(
+                    E.lease_id == lease["id"], E.status == st.UNDONE
+                )
             )
-        )
-        session.execute(
-            sa.insert(E), [event_row(lease["id"], st.DELETE_LEASE, now, now)]
-        )
+            session.execute(
+                sa.insert(E),
+                [event_row(lease["id"], st.DELETE_LEASE, now, now)],
+            )
     return True

@@ -82,6 +82,7 @@ def check_hosts(nova: Callable[[], object]) -> dict[str, list]:
     return report
 
 
+@db_api.retry_on_deadlock
 def _set_host(host_id: int, reservable: bool, why: str | None) -> None:
     with db_api.writer() as session:
         ledger.lock_hosts(session, [host_id])
@@ -150,22 +151,23 @@ def _replan(rid: str) -> bool:
         return True
     except exceptions.InsufficientCapacity as exc:
         LOG.warning("Reservation %s is degraded: %s", rid, exc.reason)
-    with db_api.writer() as session:
-        session.execute(
-            sa.delete(A).where(A.reservation_id == rid, A.host_id.in_(bad))
-        )
-        session.execute(
-            sa.update(R)
-            .where(R.id == rid)
-            .values(missing_resources=True, updated_at=now)
-        )
-        session.execute(
-            sa.update(L)
-            .where(L.id == lease["id"])
-            .values(degraded=True, updated_at=now)
-        )
-        if lease["status"] == st.ACTIVE and held[rid].keys() & bad:
-            _sync(session, lease["id"], now)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as session:
+            session.execute(
+                sa.delete(A).where(A.reservation_id == rid, A.host_id.in_(bad))
+            )
+            session.execute(
+                sa.update(R)
+                .where(R.id == rid)
+                .values(missing_resources=True, updated_at=now)
+            )
+            session.execute(
+                sa.update(L)
+                .where(L.id == lease["id"])
+                .values(degraded=True, updated_at=now)
+            )
+            if lease["status"] == st.ACTIVE and held[rid].keys() & bad:
+                _sync(session, lease["id"], now)
     return False
 
 

@@ -189,8 +189,9 @@ def update_lease(context, lease: dict, body: Mapping[str, Any]) -> dict:
             also_lock={h for hosts in held.values() for h in hosts},
         )
     else:
-        with db_api.writer(context) as session:
-            write(session, None)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(context) as session:
+                write(session, None)
     return manager.get_lease(context, lease["id"])
 
 

@@ -78,11 +78,12 @@ def obtain(
             conf,
             project_id=occ.get("project_id"),
         )
-    with db_api.writer(context) as session:
-        grant_id = grants_db.save(
-            session, occ["id"], occ["vnf_instance_id"], body, grant
-        )
-        vnf_lcm.update_op_occ(session, occ["id"], grant_id=grant_id)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            grant_id = grants_db.save(
+                session, occ["id"], occ["vnf_instance_id"], body, grant
+            )
+            vnf_lcm.update_op_occ(session, occ["id"], grant_id=grant_id)
     return {"grant_request": body, "grant": grant}
 
 

@@ -37,10 +37,11 @@ def problem_of(exc: BaseException) -> dict[str, Any]:
 
 
 def _claim(context, op_occ_id: str, host: str) -> bool:
-    with db_api.writer(context) as session:
-        if vnf_lcm.claim(session, op_occ_id, host):
-            return True
-        owner = vnf_lcm.get_op_occ(session, op_occ_id)["conductor_host"]
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(context) as session:
+            if vnf_lcm.claim(session, op_occ_id, host):
+                return True
+            owner = vnf_lcm.get_op_occ(session, op_occ_id)["conductor_host"]
     LOG.info("Op occ %s is run by %s; not running it here", op_occ_id, owner)
     return False
 

@@ -33,6 +33,7 @@ class Progress:
             self.data["steps"].append(step)
         self.save()
 
+    @db_api.retry_on_deadlock
     def save(self) -> None:
         with db_api.writer(self.context) as session:
             vnf_lcm.update_op_occ(

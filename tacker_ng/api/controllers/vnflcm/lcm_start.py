@@ -85,32 +85,33 @@ def start(
     """Start ``operation``; returns the op occ's URL for Location."""
     ctx = common.context()
     check_vims(body.get("vimConnectionInfo"))
-    with db_api.writer(ctx) as session:
-        instance = vnf_lcm.get_instance(
-            session, instance_id, common.scope(ctx)
-        )
-        if (
-            expected_version is not None
-            and instance["version"] != expected_version
-        ):
-            raise exceptions.PreconditionFailed()
-        required = lcm.required_instantiation_state(operation)
-        if required is None or instance["instantiation_state"] == required:
-            _dry_run(session, operation, instance, body)
-        stored = crypto.seal(body)
-        occ = vnf_lcm.start_operation(
-            session, instance_id, operation, stored, common.scope(ctx)
-        )
-        if body.get("vimConnectionInfo") and operation != (
-            lcm.Operation.MODIFY_INFO
-        ):
-            merged = dict(instance["vim_connection_info"] or {})
-            merged.update(stored["vimConnectionInfo"])
-            vnf_lcm.update_instance(
-                session, instance_id, {"vim_connection_info": merged}
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(ctx) as session:
+            instance = vnf_lcm.get_instance(
+                session, instance_id, common.scope(ctx)
             )
-            instance = vnf_lcm.get_instance(session, instance_id)
-        notify.op_occ_changed(session, occ, instance)
+            if (
+                expected_version is not None
+                and instance["version"] != expected_version
+            ):
+                raise exceptions.PreconditionFailed()
+            required = lcm.required_instantiation_state(operation)
+            if required is None or instance["instantiation_state"] == required:
+                _dry_run(session, operation, instance, body)
+            stored = crypto.seal(body)
+            occ = vnf_lcm.start_operation(
+                session, instance_id, operation, stored, common.scope(ctx)
+            )
+            if body.get("vimConnectionInfo") and operation != (
+                lcm.Operation.MODIFY_INFO
+            ):
+                merged = dict(instance["vim_connection_info"] or {})
+                merged.update(stored["vimConnectionInfo"])
+                vnf_lcm.update_instance(
+                    session, instance_id, {"vim_connection_info": merged}
+                )
+                instance = vnf_lcm.get_instance(session, instance_id)
+            notify.op_occ_changed(session, occ, instance)
     try:
         rpcapi.get_api().run_lcm_op(ctx, occ["id"])
     except messaging.MessagingException as exc:

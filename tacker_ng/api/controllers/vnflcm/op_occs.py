@@ -94,14 +94,15 @@ class _OpOccTask:
             ctx, occ["id"], S.ROLLED_BACK, {S.STARTING}, cancel_mode=mode
         ):
             return common.accepted(self._location())
-        with db_api.writer(ctx) as session:
-            if not vnf_lcm.request_cancel(session, occ["id"], mode):
-                current = vnf_lcm.get_op_occ(session, occ["id"])
-                if current["is_cancel_pending"]:
-                    raise vnf_lcm.OperationConflict(
-                        f"Cancel of {occ['id']} is already pending."
-                    )
-                raise _not_in("cancel", current)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                if not vnf_lcm.request_cancel(session, occ["id"], mode):
+                    current = vnf_lcm.get_op_occ(session, occ["id"])
+                    if current["is_cancel_pending"]:
+                        raise vnf_lcm.OperationConflict(
+                            f"Cancel of {occ['id']} is already pending."
+                        )
+                    raise _not_in("cancel", current)
         return common.accepted(self._location())
 
 

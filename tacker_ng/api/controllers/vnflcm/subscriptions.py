@@ -70,9 +70,10 @@ class SubscriptionController:
     def delete(self) -> str:
         row = self._row("subscription_delete")
         ctx = common.context()
-        with db_api.writer(ctx) as session:
-            subscriptions_db.delete(session, row["id"], common.scope(ctx))
-            outbox.drop_for_subscription(session, row["id"])
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                subscriptions_db.delete(session, row["id"], common.scope(ctx))
+                outbox.drop_for_subscription(session, row["id"])
         return common.empty(204)
 
 
@@ -118,19 +119,20 @@ class SubscriptionsController:
                 )
         if cfg.CONF.notification.test_callback_uri:
             _test_callback(body)
-        with db_api.writer(ctx) as session:
-            sub_id = subscriptions_db.insert(
-                session,
-                {
-                    "callback_uri": body["callbackUri"],
-                    "filter": body.get("filter"),
-                    "verbosity": body.get("verbosity", "FULL"),
-                    "authentication": crypto.seal(auth) if auth else None,
-                    "fingerprint": fp,
-                    "project_id": ctx.project_id,
-                },
-            )
-            row = subscriptions_db.get(session, sub_id, None)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                sub_id = subscriptions_db.insert(
+                    session,
+                    {
+                        "callback_uri": body["callbackUri"],
+                        "filter": body.get("filter"),
+                        "verbosity": body.get("verbosity", "FULL"),
+                        "authentication": crypto.seal(auth) if auth else None,
+                        "fingerprint": fp,
+                        "project_id": ctx.project_id,
+                    },
+                )
+                row = subscriptions_db.get(session, sub_id, None)
         return common.created(
             f"{base}{views.LCM_PREFIX}/subscriptions/{sub_id}",
             views.subscription(base, row),

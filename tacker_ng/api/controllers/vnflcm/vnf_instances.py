@@ -75,16 +75,19 @@ class VnfInstanceController(tasks.TaskResources):
     @index.when(method="DELETE", template="json")
     def delete(self) -> str:
         ctx = common.context()
-        with db_api.writer(ctx) as session:
-            row = vnf_lcm.get_instance(
-                session, self.instance_id, common.scope(ctx)
-            )
-            common.authorize(f"{P}:delete", row["project_id"])
-            vnf_lcm.delete_instance(
-                session, self.instance_id, common.scope(ctx)
-            )
-            notify.identifier_changed(session, sf.DELETION_NOTIFICATION, row)
-            vnf_packages_usage.refresh(session, row["vnfd_id"])
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                row = vnf_lcm.get_instance(
+                    session, self.instance_id, common.scope(ctx)
+                )
+                common.authorize(f"{P}:delete", row["project_id"])
+                vnf_lcm.delete_instance(
+                    session, self.instance_id, common.scope(ctx)
+                )
+                notify.identifier_changed(
+                    session, sf.DELETION_NOTIFICATION, row
+                )
+                vnf_packages_usage.refresh(session, row["vnfd_id"])
         return common.empty(204)
 
 
@@ -108,31 +111,36 @@ class VnfInstancesController:
         common.authorize(f"{P}:create")
         body = validation.parse_json(pecan.request, schemas.CREATE_VNF_REQUEST)
         lcm_start.check_vims(body.get("vimConnectionInfo"))
-        with db_api.writer(ctx) as session:
-            package = catalog.find_onboarded(session, body["vnfdId"])
-            row = vnf_lcm.insert_instance(
-                session,
-                {
-                    "vnf_instance_name": body.get("vnfInstanceName"),
-                    "vnf_instance_description": body.get(
-                        "vnfInstanceDescription"
-                    ),
-                    "vnfd_id": body["vnfdId"],
-                    "vnf_provider": package["vnf_provider"],
-                    "vnf_product_name": package["vnf_product_name"],
-                    "vnf_software_version": package["vnf_software_version"],
-                    "vnfd_version": package["vnfd_version"],
-                    "metadata": body.get("metadata"),
-                    "vim_connection_info": crypto.seal(
-                        body.get("vimConnectionInfo") or {}
-                    )
-                    or None,
-                    "project_id": ctx.project_id,
-                },
-            )
-            notify.identifier_changed(session, sf.CREATION_NOTIFICATION, row)
-            if package["usage_state"] != "IN_USE":
-                vnf_packages_usage.mark_in_use(session, package["id"])
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                package = catalog.find_onboarded(session, body["vnfdId"])
+                row = vnf_lcm.insert_instance(
+                    session,
+                    {
+                        "vnf_instance_name": body.get("vnfInstanceName"),
+                        "vnf_instance_description": body.get(
+                            "vnfInstanceDescription"
+                        ),
+                        "vnfd_id": body["vnfdId"],
+                        "vnf_provider": package["vnf_provider"],
+                        "vnf_product_name": package["vnf_product_name"],
+                        "vnf_software_version": package[
+                            "vnf_software_version"
+                        ],
+                        "vnfd_version": package["vnfd_version"],
+                        "metadata": body.get("metadata"),
+                        "vim_connection_info": crypto.seal(
+                            body.get("vimConnectionInfo") or {}
+                        )
+                        or None,
+                        "project_id": ctx.project_id,
+                    },
+                )
+                notify.identifier_changed(
+                    session, sf.CREATION_NOTIFICATION, row
+                )
+                if package["usage_state"] != "IN_USE":
+                    vnf_packages_usage.mark_in_use(session, package["id"])
         base = common.base_url()
         pecan.response.headers["ETag"] = _etag(row)
         return common.created(

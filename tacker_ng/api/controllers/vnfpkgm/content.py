@@ -58,23 +58,27 @@ def _conflict(row, action: str) -> packages_db.VnfPackageConflict:
 
 def _start_upload(row, action: str) -> None:
     ctx = common.context()
-    with db_api.writer(ctx) as session:
-        if not packages_db.move(session, row["id"], S.UPLOADING, {S.CREATED}):
-            raise _conflict(packages_db.get(session, row["id"]), action)
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer(ctx) as session:
+            if not packages_db.move(
+                session, row["id"], S.UPLOADING, {S.CREATED}
+            ):
+                raise _conflict(packages_db.get(session, row["id"]), action)
 
 
 def _undo_upload(package_id: str) -> None:
     """Back to CREATED, files gone (the upload did not happen)."""
     try:
-        with db_api.writer(common.context()) as session:
-            packages_db.move(
-                session,
-                package_id,
-                S.CREATED,
-                {S.UPLOADING},
-                checksum=None,
-                package_size=None,
-            )
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(common.context()) as session:
+                packages_db.move(
+                    session,
+                    package_id,
+                    S.CREATED,
+                    {S.UPLOADING},
+                    checksum=None,
+                    package_size=None,
+                )
     finally:
         store.discard_incoming(package_id)
 
@@ -157,6 +161,7 @@ class PackageContent:
         _start_upload(row, "an upload")
         package_id = row["id"]
 
+        @db_api.retry_on_deadlock
         def renew() -> None:
             with db_api.writer(common.context()) as session:
                 if not packages_db.update(session, package_id, {S.UPLOADING}):
@@ -176,18 +181,19 @@ class PackageContent:
             )
             if size == 0:
                 raise exceptions.BadRequest("The upload body is empty.")
-            with db_api.writer(common.context()) as session:
-                if not packages_db.update(
-                    session,
-                    package_id,
-                    {S.UPLOADING},
-                    checksum=checksum,
-                    package_size=size,
-                ):
-                    raise packages_db.VnfPackageConflict(
-                        f"VNF package {package_id} left UPLOADING during "
-                        "the upload."
-                    )
+            for attempt in db_api.retrying():
+                with attempt, db_api.writer(common.context()) as session:
+                    if not packages_db.update(
+                        session,
+                        package_id,
+                        {S.UPLOADING},
+                        checksum=checksum,
+                        package_size=size,
+                    ):
+                        raise packages_db.VnfPackageConflict(
+                            f"VNF package {package_id} left UPLOADING during "
+                            "the upload."
+                        )
         except BaseException:
             _undo_upload(package_id)
             raise

@@ -61,43 +61,50 @@ class VnfPackage:
             else validation.MERGE_PATCH,
         )
         ctx = common.context()
-        with db_api.writer(ctx) as session:
-            row = packages_db.get(
-                session, self.package_id, common.scope(ctx), for_update=True
-            )
-            values = {}
-            wanted = body.get("operationalState")
-            if wanted is not None:
-                if row["onboarding_state"] != S.ONBOARDED:
-                    raise packages_db.VnfPackageConflict(
-                        f"VNF package {row['id']} is "
-                        f"{row['onboarding_state']}; only an ONBOARDED "
-                        "package can be enabled or disabled."
-                    )
-                if row["operational_state"] == wanted:
-                    raise packages_db.VnfPackageConflict(
-                        f"VNF package {row['id']} is already {wanted}."
-                    )
-                values["operational_state"] = wanted
-            if "userDefinedData" in body:
-                values["user_defined_data"] = merge_patch.apply(
-                    row["user_defined_data"] or {}, body["userDefinedData"]
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                row = packages_db.get(
+                    session,
+                    self.package_id,
+                    common.scope(ctx),
+                    for_update=True,
                 )
-            packages_db.update(session, row["id"], list(S), **values)
+                values = {}
+                wanted = body.get("operationalState")
+                if wanted is not None:
+                    if row["onboarding_state"] != S.ONBOARDED:
+                        raise packages_db.VnfPackageConflict(
+                            f"VNF package {row['id']} is "
+                            f"{row['onboarding_state']}; only an ONBOARDED "
+                            "package can be enabled or disabled."
+                        )
+                    if row["operational_state"] == wanted:
+                        raise packages_db.VnfPackageConflict(
+                            f"VNF package {row['id']} is already {wanted}."
+                        )
+                    values["operational_state"] = wanted
+                if "userDefinedData" in body:
+                    values["user_defined_data"] = merge_patch.apply(
+                        row["user_defined_data"] or {}, body["userDefinedData"]
+                    )
+                packages_db.update(session, row["id"], list(S), **values)
         return body
 
     @index.when(method="DELETE", template="json")
     def delete(self):
         row = self._load("delete")
         ctx = common.context()
-        with db_api.writer(ctx) as session:
-            deleted = packages_db.delete(session, row["id"], common.scope(ctx))
-            if not deleted:
-                current = packages_db.get(session, row["id"])
-                raise packages_db.VnfPackageConflict(
-                    f"VNF package {row['id']} cannot be deleted: "
-                    f"{_why_not_deleted(current)}."
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                deleted = packages_db.delete(
+                    session, row["id"], common.scope(ctx)
                 )
+                if not deleted:
+                    current = packages_db.get(session, row["id"])
+                    raise packages_db.VnfPackageConflict(
+                        f"VNF package {row['id']} cannot be deleted: "
+                        f"{_why_not_deleted(current)}."
+                    )
         store.discard(row["id"])
         return common.empty(204)
 
@@ -124,15 +131,16 @@ class VnfPackages:
         body = validation.parse_json(
             pecan.request, schemas.CREATE_VNF_PKG_INFO_REQUEST
         )
-        with db_api.writer(ctx) as session:
-            package_id = packages_db.insert(
-                session,
-                {
-                    "user_defined_data": body.get("userDefinedData") or {},
-                    "project_id": ctx.project_id,
-                },
-            )
-            row = packages_db.get(session, package_id)
+        for attempt in db_api.retrying():
+            with attempt, db_api.writer(ctx) as session:
+                package_id = packages_db.insert(
+                    session,
+                    {
+                        "user_defined_data": body.get("userDefinedData") or {},
+                        "project_id": ctx.project_id,
+                    },
+                )
+                row = packages_db.get(session, package_id)
         base = common.base_url()
         return common.created(
             views.package_url(base, package_id), views.vnf_pkg_info(base, row)

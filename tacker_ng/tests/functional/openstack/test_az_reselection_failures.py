@@ -87,10 +87,16 @@ def test_fallback_off_no_reselection(cloud, placement, capacity, spec_package):
 def test_all_zones_full_then_retry_continues(
     cloud, placement, capacity, spec_package
 ):
-    """Every zone full: the first attempt rules out AZ-1..AZ-3, the
-    second AZ-4 and AZ-5; then no candidate is left: FAILED naming the
-    zones tried. With capacity back, a retry of the same operation
-    continues from the last zones: one more stack update succeeds."""
+    """Every zone full: each attempt rules out the zones whose servers
+    failed, until no candidate is left: FAILED naming the zones tried.
+    With capacity back, a retry of the same operation continues from the
+    last zones: one more stack update succeeds.
+
+    The first attempt rules out AZ-1..AZ-3 when Heat's failure covers
+    every server; when Heat gave up before a server in AZ-2 or AZ-3 even
+    existed, nothing says that zone is full yet and it is tried again
+    later (one more attempt per such zone, as in the spec's instantiate,
+    see env.check_spec_instantiate_attempts)."""
     cloud.fill_zones(cloud.zones())
     vnf = env.Vnf(cloud, spec_package)
     with pytest.raises(errors.InsufficientCapacity) as exc:
@@ -99,19 +105,27 @@ def test_all_zones_full_then_retry_continues(
     assert (
         "zones tried without capacity: AZ-1, AZ-2, AZ-3, AZ-4, AZ-5" in detail
     )
-    assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_FAILED"]
-    second = vnf.attempts()[1]["zones"]
-    assert set(second.values()) == {"AZ-4", "AZ-5"}
-    assert second["VDU1-0"] == second["VDU1-1"]
-    assert vnf.heat_attempts() == 2
+    attempts = vnf.attempts()
+    done = statuses(vnf)
+    assert done[0] == "CREATE_FAILED"
+    assert set(done[1:]) == {"UPDATE_FAILED"}
+    assert 2 <= len(done) <= len(cloud.zones())
+    assert attempts[0]["zones"] == GRANTED
+    tried = {zone for a in attempts for zone in a["zones"].values()}
+    assert tried == set(cloud.zones())
+    if len(done) == 2:
+        assert set(attempts[1]["zones"].values()) == {"AZ-4", "AZ-5"}
+    last = attempts[-1]["zones"]
+    assert last["VDU1-0"] == last["VDU1-1"]
+    assert vnf.heat_attempts() == len(done)
     # Retry: same task, same persisted progress.
     cloud.free_all()
     task = vnf.last["task"]
     result = vnf.driver.instantiate(task)
     vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
-    assert statuses(vnf)[2:] == ["UPDATE_COMPLETE"]
-    assert vnf.heat_attempts() == 3
-    assert vnf.zones() == second == vnf.nova_zones()
+    assert statuses(vnf)[len(done) :] == ["UPDATE_COMPLETE"]
+    assert vnf.heat_attempts() == len(done) + 1
+    assert vnf.zones() == last == vnf.nova_zones()
     vnf.run(Op.TERMINATE, {})
 
 
@@ -126,10 +140,17 @@ def test_retry_cap_is_honoured(cloud, placement, capacity, spec_package):
     with pytest.raises(errors.InsufficientCapacity) as exc:
         vnf.run(Op.INSTANTIATE, request(cloud))
     assert "gave up after 1 zone reselection(s)" in exc.value.detail
-    assert "AZ-4" in exc.value.detail
     assert statuses(vnf) == ["CREATE_FAILED", "UPDATE_FAILED"]
     assert vnf.attempts()[0]["zones"] == GRANTED
-    assert "AZ-4" in vnf.attempts()[1]["zones"].values()
+    # The reselection used a full zone again: AZ-4, or AZ-2/AZ-3 when
+    # Heat gave up before their servers existed (nothing said they
+    # were full); the detail names it.
+    second = set(vnf.attempts()[1]["zones"].values())
+    full_again = second - {"AZ-5"}
+    assert full_again
+    if not full_again & {"AZ-2", "AZ-3"}:
+        assert full_again == {"AZ-4"}
+    assert any(zone in exc.value.detail for zone in full_again)
     assert vnf.heat_attempts() == 2
     rolled_back(cloud, vnf)
 
