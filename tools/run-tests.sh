@@ -17,4 +17,4 @@ fi
 if (($#)); then
     exec "$TOOLS_VENV/bin/tox" "$@"
 fi
-exec "$TOOLS_VENV/bin/tox" -e pep8,py3,functional
+exec "$TOOLS_VENV/bin/tox" -e pep8,mypy,py3,functional

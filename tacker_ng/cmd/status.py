@@ -8,7 +8,7 @@ from oslo_config import cfg
 from oslo_upgradecheck import common_checks, upgradecheck
 
 from tacker_ng import conf as tconf
-from tacker_ng import context, policies, rpc, service
+from tacker_ng import context, policies, release_mappings, rpc, service
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.db import migration
 from tacker_ng.db.types import utcnow
@@ -51,6 +51,21 @@ class Checks(upgradecheck.UpgradeCommands):
             )
         return Result(Code.SUCCESS, f"Alive conductors: {', '.join(alive)}")
 
+    def _check_rpc_versions(self) -> Result:
+        """Conductors older than this code need a pinned release."""
+        timeout = cfg.CONF.conductor.heartbeat_timeout
+        alive_after = utcnow() - datetime.timedelta(seconds=timeout)
+        try:
+            fleet = conductors_db.list_all(
+                context.get_admin_context(), alive_after
+            )
+        except Exception as exc:  # noqa: BLE001 - reported as failure
+            return Result(Code.FAILURE, f"Cannot list conductors: {exc}")
+        return rpc_versions_result(
+            {c["hostname"]: c["rpcVersion"] for c in fleet if c["alive"]},
+            cfg.CONF.pin_release_version,
+        )
+
     def _check_transport(self) -> Result:
         if rpc.transport_is_in_process(cfg.CONF):
             return Result(
@@ -65,8 +80,43 @@ class Checks(upgradecheck.UpgradeCommands):
         ("Database schema", _check_schema),
         ("Message bus", _check_transport),
         ("Conductors", _check_conductors),
+        ("RPC versions", _check_rpc_versions),
         ("Policy file", (common_checks.check_policy_json, {"conf": cfg.CONF})),
     )
+
+
+def _v(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def rpc_versions_result(conductors: dict[str, str], pinned: str | None):
+    """The RPC check from alive conductors' versions and the pin."""
+    ns = release_mappings.CONDUCTOR
+    ours = release_mappings.RELEASES[release_mappings.CURRENT][ns]
+    cap = release_mappings.version_cap(ns)
+    older = {h: v for h, v in conductors.items() if _v(v) < _v(ours)}
+    too_old = {h: v for h, v in older.items() if _v(v) < _v(cap)}
+    if too_old:
+        names = ", ".join(f"{h} ({v})" for h, v in sorted(too_old.items()))
+        newest_ok = min(too_old.values(), key=_v)
+        release = release_mappings.release_of(ns, newest_ok)
+        hint = (
+            f"set [DEFAULT] pin_release_version = {release}"
+            if release
+            else "upgrade them first"
+        )
+        return Result(
+            Code.FAILURE,
+            f"Conductors older than RPC {cap} are running: {names}; "
+            f"{hint} on the API services until they are upgraded.",
+        )
+    if pinned and not older and conductors:
+        return Result(
+            Code.WARNING,
+            f"Every conductor serves RPC {ours}: remove [DEFAULT] "
+            f"pin_release_version = {pinned} to use it.",
+        )
+    return Result(Code.SUCCESS, f"Conductor RPC cap {cap}.")
 
 
 def main(argv: list[str] | None = None) -> None:

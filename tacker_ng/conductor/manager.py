@@ -8,7 +8,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from tacker_ng.conductor import rpcapi
-from tacker_ng.conductor.lcm import runner
+from tacker_ng.conductor.operations import runner
 from tacker_ng.db.types import utcnow
 from tacker_ng.packages import onboarding
 

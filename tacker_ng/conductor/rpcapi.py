@@ -11,7 +11,7 @@ History:
 import oslo_messaging as messaging
 from oslo_config import cfg
 
-from tacker_ng import rpc
+from tacker_ng import release_mappings, rpc
 
 RPC_API_VERSION = "1.2"
 
@@ -26,7 +26,8 @@ class ConductorAPI:
         self._client = messaging.get_rpc_client(
             rpc.get_transport(conf),
             target,
-            version_cap=conf.conductor.rpc_version_cap or RPC_API_VERSION,
+            version_cap=conf.conductor.rpc_version_cap
+            or release_mappings.version_cap(release_mappings.CONDUCTOR, conf),
             serializer=rpc.ContextSerializer(),
         )
 

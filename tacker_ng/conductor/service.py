@@ -1,8 +1,8 @@
-"""A running conductor: RPC server, heartbeat, graceful stop.
+"""A running conductor: RPC server, periodic jobs, graceful stop.
 
 The RPC server uses oslo.messaging's threading executor; periodic work
-(heartbeat now, lease events and convergence later) runs on a futurist
-PeriodicWorker in its own thread.
+(its heartbeat and the periodic jobs every domain declares, see
+:mod:`tacker_ng.periodic`) runs on a futurist PeriodicWorker thread.
 """
 
 import threading
@@ -14,11 +14,10 @@ from oslo_config import cfg
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 
-from tacker_ng import context as tcontext
-from tacker_ng import rpc
+from tacker_ng import coordination, periodic, rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
-from tacker_ng.conductor.lcm import redispatch
+from tacker_ng.conductor.operations import redispatch
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.nfvo import delivery
 from tacker_ng.packages import onboarding
@@ -41,44 +40,31 @@ class ConductorService:
         self._periodic: periodics.PeriodicWorker | None = None
         self._periodic_thread: threading.Thread | None = None
         self._delivery = delivery.Deliverer(self.host, conf)
-
-    def _periodic_tasks(self) -> list:
-        @periodics.periodic(spacing=self.conf.conductor.heartbeat_interval)
-        def heartbeat() -> None:
-            try:
-                if not conductors_db.heartbeat(self.host):
-                    LOG.warning(
-                        "Conductor row of %s vanished; registering again",
-                        self.host,
-                    )
-                    conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
-            except Exception:
-                LOG.exception("Heartbeat of conductor %s failed", self.host)
-
-        @periodics.periodic(
-            spacing=max(1, self.conf.conductor.lost_operation_timeout // 2)
+        self.coordinator = coordination.Coordinator(
+            conf.coordination.backend_url, self.host
         )
-        def redispatch_lost_operations() -> None:
-            try:
-                redispatch.redispatch_lost(self.conf)
-            except Exception:
-                LOG.exception("Re-dispatching lost LCM operations failed")
-
-        @periodics.periodic(
-            spacing=max(10, self.conf.vnf_package.onboarding_timeout // 4)
+        self.reservations = reservation_service.ReservationService(
+            conf, self.host, self.coordinator
         )
-        def expire_interrupted_onboardings() -> None:
-            try:
-                onboarding.expire_stale(tcontext.get_admin_context())
-            except Exception:
-                LOG.exception("Expiring interrupted onboardings failed")
 
-        reservations = reservation_service.for_host(self.conf, self.host)
+    def _heartbeat(self) -> None:
+        if not conductors_db.heartbeat(self.host):
+            LOG.warning(
+                "Conductor row of %s vanished; registering again", self.host
+            )
+            conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+
+    def periodic_jobs(self) -> list[periodic.PeriodicJob]:
+        """This conductor's heartbeat and every domain's periodic jobs."""
         return [
-            (heartbeat, None, None),
-            (redispatch_lost_operations, None, None),
-            (expire_interrupted_onboardings, None, None),
-            *reservations.periodic_tasks(),
+            periodic.PeriodicJob(
+                "heartbeat",
+                self.conf.conductor.heartbeat_interval,
+                self._heartbeat,
+            ),
+            *redispatch.periodic_jobs(self.conf),
+            *onboarding.periodic_jobs(self.conf),
+            *self.reservations.periodic_jobs(),
         ]
 
     def _register(self) -> None:
@@ -111,17 +97,20 @@ class ConductorService:
         self._server = messaging.get_rpc_server(
             rpc.get_transport(self.conf),
             target,
-            [
-                self.manager,
-                reservation_service.for_host(self.conf, self.host).endpoint,
-            ],
+            [self.manager, self.reservations.endpoint],
             executor="threading",
             serializer=rpc.ContextSerializer(),
         )
         self._server.start()
         # Only a conductor that consumes from the bus is shown alive.
         self._register()
-        self._periodic = periodics.PeriodicWorker(self._periodic_tasks())
+        self.coordinator.start()
+        self._periodic = periodics.PeriodicWorker(
+            [
+                periodic.as_futurist(job, self.coordinator)
+                for job in self.periodic_jobs()
+            ]
+        )
         self._periodic_thread = threading.Thread(
             target=self._periodic.start,
             name="conductor-periodic",
@@ -156,6 +145,7 @@ class ConductorService:
             self._periodic.stop()
             self._periodic.wait()
             self._periodic = None
+        self.coordinator.stop()
         try:
             conductors_db.unregister(self.host)
         except Exception:

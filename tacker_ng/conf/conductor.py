@@ -40,8 +40,9 @@ opts = [
     cfg.StrOpt(
         "rpc_version_cap",
         help="Highest conductor RPC API version the API may send, e.g. "
-        "'1.0'. Set it to the oldest conductor's version during a rolling "
-        "upgrade; unset means the newest this code knows.",
+        "'1.0'; overrides what [DEFAULT] pin_release_version implies. "
+        "Unset means the pinned release's version, or the newest this "
+        "code knows.",
     ),
 ]
 

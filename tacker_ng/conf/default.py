@@ -10,6 +10,10 @@ DEFAULT_STATE_PATH = os.path.join(
     "tacker-ng",
 )
 
+#: Releases whose RPC versions a deployment can be pinned to (kept in step
+#: with tacker_ng.release_mappings.RELEASES by a unit test).
+PINNABLE_RELEASES = ("2026.1",)
+
 opts = [
     cfg.StrOpt(
         "state_path",
@@ -32,6 +36,14 @@ opts = [
         "OAuth2 credentials at rest, in files named 0, 1, 2, ... The "
         "highest-numbered key encrypts and every key decrypts, so keys "
         "can be rotated. Created with one key on first use when missing.",
+    ),
+    cfg.StrOpt(
+        "pin_release_version",
+        choices=PINNABLE_RELEASES,
+        help="During a rolling upgrade: the release of the oldest "
+        "conductor still running. API services then send conductors only "
+        "the RPC versions that release knows. Unset (the default) once "
+        "every conductor runs this release.",
     ),
 ]
 

@@ -19,7 +19,7 @@ from sqlalchemy import orm
 from tacker_ng import exceptions
 from tacker_ng.db import models
 from tacker_ng.db.types import utcnow
-from tacker_ng.objects import lcm
+from tacker_ng.objects import lcm, state_machine
 
 INSTANCES = models.VnfInstance.__table__
 OP_OCCS = models.VnfLcmOpOcc.__table__
@@ -172,7 +172,7 @@ def start_operation(
         INSTANCES.c.current_op_occ_id.is_(None),
         _visible(INSTANCES, project_id),
     ]
-    required = lcm.required_instantiation_state(operation)
+    required = state_machine.required_instantiation_state(operation)
     if required is not None:
         where.append(INSTANCES.c.instantiation_state == required)
     taken = session.execute(
@@ -221,8 +221,8 @@ def transition(
     ``from_states`` defaults to every state the machine allows; returns
     False (and changes nothing) when the op occ was elsewhere.
     """
-    allowed = set(from_states or lcm.sources_of(to_state))
-    if not allowed <= lcm.sources_of(to_state):
+    allowed = set(from_states or state_machine.sources_of(to_state))
+    if not allowed <= state_machine.sources_of(to_state):
         raise ValueError(f"{sorted(allowed)} -> {to_state} is not allowed")
     now = utcnow()
     return bool(
@@ -306,7 +306,10 @@ def request_cancel(
             .where(
                 OP_OCCS.c.id == op_occ_id,
                 OP_OCCS.c.operation_state.in_(
-                    [str(s) for s in lcm.TASK_FROM[lcm.CANCEL]]
+                    [
+                        str(s)
+                        for s in state_machine.TASK_FROM[state_machine.CANCEL]
+                    ]
                 ),
                 OP_OCCS.c.is_cancel_pending.is_(False),
             )

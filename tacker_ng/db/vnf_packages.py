@@ -18,7 +18,7 @@ from sqlalchemy import orm
 from tacker_ng import exceptions
 from tacker_ng.db import models
 from tacker_ng.db.types import utcnow
-from tacker_ng.packages.states import (
+from tacker_ng.objects.package_states import (
     DELETABLE,
     IN_PROGRESS,
     OnboardingState,

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tacker_ng import exceptions
-from tacker_ng.objects import lcm
-from tacker_ng.packages.vnfd.model import Vnfd
+from tacker_ng.objects import lcm, sol003
+from tacker_ng.objects.vnfd import Vnfd
 
 
 class OperationNotSupported(exceptions.UnprocessableEntity):
@@ -38,15 +38,16 @@ class LcmTask:
     context: Any
     operation: lcm.Operation
     op_occ_id: str
-    #: The VnfInstance (SOL field names); ``vimConnectionInfo`` decrypted.
-    instance: dict[str, Any]
+    #: The VnfInstance; ``vimConnectionInfo`` decrypted.
+    instance: sol003.VnfInstance
     #: The operation's request body (InstantiateVnfRequest, ...).
-    request: dict[str, Any]
+    request: sol003.LcmRequest
     vnfd: Vnfd
     #: Directory of the extracted VNF package.
     package_root: Path
-    grant_request: dict[str, Any]
-    grant: dict[str, Any]
+    #: The GrantRequest sent and the Grant received ({} before the grant).
+    grant_request: sol003.GrantRequest
+    grant: sol003.Grant
     #: The driver's own persisted state for this op occ (mutable dict).
     progress: dict[str, Any]
     #: Persist ``progress`` now (call after every externally visible step).
@@ -56,13 +57,17 @@ class LcmTask:
 
     @property
     def flavour_id(self) -> str:
-        return (
+        """The deployment flavour the operation ends with."""
+        flavour = (
             self.request.get("newFlavourId")
             or self.request.get("flavourId")
-            or (self.instance.get("instantiatedVnfInfo") or {}).get(
-                "flavourId"
-            )
+            or self.instance.get("instantiatedVnfInfo", {}).get("flavourId")
         )
+        if not flavour:
+            raise exceptions.Conflict(
+                "The VNF instance has no deployment flavour yet."
+            )
+        return flavour
 
     def check_cancel(self) -> None:
         """Raise :class:`Cancelled` if a FORCEFUL cancel was requested."""
@@ -76,7 +81,7 @@ class LcmResult:
     """What an operation changed."""
 
     #: New instantiatedVnfInfo; None leaves it as it was.
-    instantiated_vnf_info: dict[str, Any] | None = None
+    instantiated_vnf_info: sol003.InstantiatedVnfInfo | None = None
     #: affectedVnfcs / affectedVirtualLinks / affectedVirtualStorages /
     #: affectedExtLinkPorts of the op occ (SOL003 resourceChanges).
     resource_changes: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -123,7 +128,7 @@ class InfraDriver(abc.ABC):
     def rollback(self, task: LcmTask) -> LcmResult:
         """Undo what ``task.operation`` did so far (see ``task.progress``)."""
 
-    def list_zones(self, vim: dict[str, Any]) -> list[str]:
+    def list_zones(self, vim: sol003.VimConnectionInfo) -> list[str]:
         """Availability zones of a VIM (for the local NFVO); may be []."""
         return []
 

@@ -15,7 +15,7 @@ from stevedore import exception as stevedore_exc
 
 from tacker_ng import exceptions
 from tacker_ng.infra.base import LcmTask
-from tacker_ng.packages.vnfd.model import Artifact
+from tacker_ng.objects.vnfd import Artifact
 
 NAMESPACE = "tacker_ng.mgmt_drivers"
 
@@ -66,9 +66,13 @@ def driver_name(artifact: Artifact) -> str:
 
 @functools.cache
 def get_driver(name: str, hook: str = "") -> MgmtDriver:
+    """The installed MgmtDriver ``name`` (loaded once), or 422."""
     try:
-        return stevedore_driver.DriverManager(
+        driver: object = stevedore_driver.DriverManager(
             NAMESPACE, name, invoke_on_load=True
         ).driver
     except (stevedore_exc.NoMatches, RuntimeError) as exc:
         raise MgmtDriverNotInstalled(name=name, hook=hook) from exc
+    if not isinstance(driver, MgmtDriver):
+        raise MgmtDriverNotInstalled(name=name, hook=hook)
+    return driver

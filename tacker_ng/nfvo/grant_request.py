@@ -17,7 +17,7 @@ from oslo_config import cfg
 
 from tacker_ng import exceptions
 from tacker_ng.objects import lcm
-from tacker_ng.packages.vnfd.model import DeploymentFlavour, Vnfd
+from tacker_ng.objects.vnfd import DeploymentFlavour, Vnfd
 
 SCOPES = {
     "zone": "ZONE",

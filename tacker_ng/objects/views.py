@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tacker_ng import crypto
-from tacker_ng.objects import lcm
+from tacker_ng.objects import lcm, state_machine
 
 LCM_PREFIX = "/vnflcm/v2"
 
@@ -95,7 +95,7 @@ def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
         links["grant"] = {"href": f"{base}/grant/v1/grants/{row['grant_id']}"}
     state = row["operation_state"]
     for task in ("retry", "rollback", "fail", "cancel"):
-        if state in lcm.TASK_FROM[task]:
+        if state in state_machine.TASK_FROM[task]:
             links[task] = {"href": f"{self_url}/{task}"}
     body = {
         "id": row["id"],

@@ -2,7 +2,7 @@
 
 The package REST API and the conductor call :func:`extract_csar` (or
 :func:`load_csar` for a stored package); infra drivers read the returned
-:class:`~tacker_ng.packages.vnfd.model.Vnfd`.
+:class:`~tacker_ng.objects.vnfd.Vnfd`.
 """
 
 from tacker_ng.packages.csar import CsarContents, extract_csar, load_csar

@@ -13,12 +13,12 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
+from tacker_ng.objects.vnfd import Vnfd
 from tacker_ng.packages import archive, tosca_meta
 from tacker_ng.packages import manifest as mf
 from tacker_ng.packages.exceptions import InvalidPackage
 from tacker_ng.packages.exceptions import PackageProblem as P
 from tacker_ng.packages.limits import CsarLimits
-from tacker_ng.packages.vnfd.model import Vnfd
 from tacker_ng.packages.vnfd.parser import load_vnfd
 
 

@@ -27,9 +27,9 @@ from tacker_ng import exceptions
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
 from tacker_ng.nfvo import remote
+from tacker_ng.objects.package_states import OnboardingState, OperationalState
 from tacker_ng.packages import csar, fetch, pkginfo, store
 from tacker_ng.packages.limits import CsarLimits
-from tacker_ng.packages.states import OnboardingState, OperationalState
 
 LOG = logging.getLogger(__name__)
 

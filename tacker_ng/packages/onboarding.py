@@ -27,18 +27,15 @@ from oslo_db import exception as db_exc
 from oslo_log import log as logging
 
 from tacker_ng import context as tcontext
+from tacker_ng import periodic
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
 from tacker_ng.db.types import utcnow
+from tacker_ng.objects.package_states import OnboardingState as S
+from tacker_ng.objects.package_states import OperationalState
 from tacker_ng.packages import csar, pkginfo, store, uri_source
 from tacker_ng.packages.exceptions import InvalidPackage, InvalidVnfd
 from tacker_ng.packages.limits import CsarLimits
-from tacker_ng.packages.states import (
-    OnboardingState as S,
-)
-from tacker_ng.packages.states import (
-    OperationalState,
-)
 
 LOG = logging.getLogger(__name__)
 
@@ -297,3 +294,17 @@ def expire_stale(
         if expired:
             LOG.warning("VNF package %s: onboarding interrupted", stale_id)
             store.discard(stale_id)
+
+
+def periodic_jobs(
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> list[periodic.PeriodicJob]:
+    """Expire lapsed onboardings, on the leader of the ``packages`` duty."""
+    return [
+        periodic.PeriodicJob(
+            "expire_interrupted_onboardings",
+            max(10, conf.vnf_package.onboarding_timeout // 4),
+            lambda: expire_stale(tcontext.get_admin_context(), conf=conf),
+            leader="packages",
+        )
+    ]

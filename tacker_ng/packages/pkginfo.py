@@ -8,9 +8,9 @@ the package row: VNF product fields, ``softwareImages`` from the VDUs'
 from typing import Any
 
 from tacker_ng.db.types import utcnow
+from tacker_ng.objects.vnfd import SwImageData
 from tacker_ng.packages import manifest as mf
 from tacker_ng.packages.csar import CsarContents
-from tacker_ng.packages.vnfd.model import SwImageData
 
 _DEFAULT_ALGORITHM = "SHA-256"
 

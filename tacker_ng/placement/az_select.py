@@ -13,7 +13,7 @@ import dataclasses
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from tacker_ng.packages.vnfd.model import DeploymentFlavour
+from tacker_ng.objects.vnfd import DeploymentFlavour
 
 
 @dataclasses.dataclass(frozen=True)

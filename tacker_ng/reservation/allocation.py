@@ -148,7 +148,14 @@ def peak_usage(
         for i in range(3):
             now[i] += sign * load[i]
             peak[i] = max(peak[i], now[i])
-    return Usage(*peak, exclusive=exclusive, busy=busy)
+    vcpus, memory_mb, disk_gb = peak
+    return Usage(
+        vcpus=vcpus,
+        memory_mb=memory_mb,
+        disk_gb=disk_gb,
+        exclusive=exclusive,
+        busy=busy,
+    )
 
 
 def free_slots(host: Host, usage: Usage, request: InstanceRequest) -> int:
@@ -179,8 +186,16 @@ def busy_score(host: Host, usage: Usage) -> float:
 class _State:
     """Per-host usage while one lease's reservations are planned."""
 
-    def __init__(self, hosts, bookings, window, pad, usage=None) -> None:
+    def __init__(
+        self,
+        hosts: Iterable[Host],
+        bookings: Iterable[Booking],
+        window: Window,
+        pad: datetime.timedelta,
+        usage: Mapping[int, Usage] | None = None,
+    ) -> None:
         self.hosts: dict[int, Host] = {h.id: h for h in hosts}
+        self.usage: dict[int, Usage]
         if usage is not None:
             self.usage = {h: usage.get(h, Usage()) for h in self.hosts}
             return
@@ -188,7 +203,7 @@ class _State:
         for b in bookings:
             if b.host_id in by_host:
                 by_host[b.host_id].append(b)
-        self.usage: dict[int, Usage] = {
+        self.usage = {
             h: peak_usage(bs, window, pad) for h, bs in by_host.items()
         }
 
@@ -207,10 +222,12 @@ class _State:
             busy=True,
         )
 
-    def ordered(self, host_ids: Iterable[int], held: Mapping[int, int]):
+    def ordered(
+        self, host_ids: Iterable[int], held: Mapping[int, int]
+    ) -> list[int]:
         """Held hosts first, then the busiest, then by id."""
 
-        def key(h: int):
+        def key(h: int) -> tuple[bool, float, int]:
             return (
                 h not in held,
                 -busy_score(self.hosts[h], self.usage[h]),

@@ -20,7 +20,8 @@ from oslo_log import log as logging
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import exceptions, ledger, store, views
+from tacker_ng.reservation import exceptions, store, views
+from tacker_ng.reservation.admission import ledger
 
 LOG = logging.getLogger(__name__)
 H = models.ComputeHost

@@ -41,7 +41,7 @@ def parse(text: str | list | None) -> Query | None:
     """Parse and check a query; ``None``/``""``/``[]`` mean no filter."""
     if text is None or text in ("", []):
         return None
-    query = text
+    query: object = text
     if isinstance(text, str):
         try:
             query = json.loads(text)
@@ -50,6 +50,7 @@ def parse(text: str | list | None) -> Query | None:
     if query in ([], ""):
         return None
     _check(query, text)
+    assert isinstance(query, list)  # noqa: S101 - _check proved it
     return query
 
 

@@ -16,7 +16,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import exceptions as base_exceptions
-from tacker_ng import rpc
+from tacker_ng import release_mappings, rpc
 from tacker_ng.reservation import exceptions
 
 LOG = logging.getLogger(__name__)
@@ -51,7 +51,9 @@ class ReservationAPI:
         self._client = messaging.get_rpc_client(
             rpc.get_transport(conf),
             target,
-            version_cap=RPC_API_VERSION,
+            version_cap=release_mappings.version_cap(
+                release_mappings.RESERVATION, conf
+            ),
             serializer=rpc.ContextSerializer(),
         )
 

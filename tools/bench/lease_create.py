@@ -38,7 +38,9 @@ from tacker_ng import context as tcontext  # noqa: E402
 from tacker_ng.db import api as db_api  # noqa: E402
 from tacker_ng.db import models_reservation as models  # noqa: E402
 from tacker_ng.db.types import utcnow  # noqa: E402
-from tacker_ng.reservation import allocation, ledger, manager  # noqa: E402
+from tacker_ng.reservation import allocation
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import ledger
 from tacker_ng.tests import fixtures  # noqa: E402
 from tacker_ng.tests.functional import services  # noqa: E402
 from tacker_ng.tests.functional.reservation import concurrency  # noqa: E402

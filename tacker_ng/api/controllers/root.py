@@ -1,7 +1,8 @@
 """Root of the URL tree: ``/``, the SOL APIs and ``/v1``."""
 
 from tacker_ng.api import routing, versions
-from tacker_ng.api.controllers import reservation, v1
+from tacker_ng.api.controllers import admin as v1
+from tacker_ng.api.controllers import reservation
 from tacker_ng.api.controllers import versions as versions_ctl
 from tacker_ng.api.controllers.vnflcm import (
     op_occs,

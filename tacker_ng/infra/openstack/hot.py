@@ -18,7 +18,7 @@ import yaml
 
 from tacker_ng.infra.openstack import errors
 from tacker_ng.infra.openstack.vnfcs import SERVER_TYPE, Vnfc
-from tacker_ng.packages.vnfd.model import DeploymentFlavour
+from tacker_ng.objects.vnfd import DeploymentFlavour
 
 STANDARD_USER_DATA = "StandardUserData"
 _GROUP_TYPES = {

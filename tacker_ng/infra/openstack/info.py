@@ -10,7 +10,7 @@ from typing import Any
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack.vnfcs import SERVER_TYPE, Plan, Vnfc
 from tacker_ng.objects import lcm
-from tacker_ng.packages.vnfd.model import DeploymentFlavour
+from tacker_ng.objects.vnfd import DeploymentFlavour
 
 
 def _compute(vnfc: Vnfc, vim_id: str) -> dict[str, Any]:

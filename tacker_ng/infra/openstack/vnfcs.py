@@ -13,7 +13,7 @@ from typing import Any
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import errors
 from tacker_ng.objects import lcm
-from tacker_ng.packages.vnfd.model import DeploymentFlavour
+from tacker_ng.objects.vnfd import DeploymentFlavour
 
 SERVER_TYPE = "OS::Nova::Server"
 

@@ -14,9 +14,9 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.limits import CsarLimits
-from tacker_ng.packages.vnfd import model
 from tacker_ng.packages.yamlfile import load_yaml_file
 
 USER_DATA_KEY = "lcm-operation-user-data"

@@ -8,8 +8,8 @@ virtual_binding per CP).
 
 from typing import Any
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.exceptions import InvalidVnfd
-from tacker_ng.packages.vnfd import model
 from tacker_ng.packages.vnfd.topology import NodeTemplate, Topology
 from tacker_ng.packages.vnfd.types import TypeRegistry
 from tacker_ng.packages.vnfd.values import is_function, parse_size

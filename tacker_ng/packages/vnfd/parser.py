@@ -11,9 +11,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.limits import CsarLimits
-from tacker_ng.packages.vnfd import deployment, model, nodes, policies
+from tacker_ng.packages.vnfd import deployment, nodes, policies
 from tacker_ng.packages.vnfd.loader import load_definitions
 from tacker_ng.packages.vnfd.topology import (
     VNF_TYPE,

@@ -9,8 +9,8 @@ VDUs/VLs. Errors name the file and the policy.
 import dataclasses
 from typing import Any
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.exceptions import InvalidVnfd
-from tacker_ng.packages.vnfd import model
 from tacker_ng.packages.vnfd.groups import GroupOrPolicy
 from tacker_ng.packages.vnfd.topology import Topology
 

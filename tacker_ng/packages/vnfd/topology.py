@@ -12,6 +12,7 @@ import posixpath
 import re
 from typing import Any
 
+from tacker_ng.objects.vnfd import Artifact
 from tacker_ng.packages.archive import unsafe_path_reason
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd.groups import (
@@ -20,7 +21,6 @@ from tacker_ng.packages.vnfd.groups import (
     policy_items,
 )
 from tacker_ng.packages.vnfd.loader import DefinitionsFile
-from tacker_ng.packages.vnfd.model import Artifact
 from tacker_ng.packages.vnfd.types import TypeRegistry
 from tacker_ng.packages.vnfd.values import ValueProblem, as_definition
 

@@ -8,6 +8,8 @@ operation request:
 * ``fail_at``: operation name (``INSTANTIATE``, ...) or ``rollback`` or a
   hook name (``instantiate_start``) that fails;
 * ``fail_times``: how many runs fail before one succeeds (default: all);
+* ``fail_with``: ``bug`` raises a foreign exception (a bug of ours)
+  instead of a VIM error;
 * ``sleep``: seconds the driver works (checking for FORCEFUL cancel).
 
 The "VIM" is the instance's own ``instantiatedVnfInfo``: VNFCs come from
@@ -44,6 +46,8 @@ def maybe_fail(task: base.LcmTask, where: str) -> None:
     if done < params.get("fail_times", 10**9):
         task.progress[key] = done + 1
         task.save_progress()
+        if params.get("fail_with") == "bug":
+            raise KeyError(f"internal-secret-{where}")
         raise FakeVimError(where=where)
 
 

@@ -14,7 +14,9 @@ from tacker_ng.api import routing
 from tacker_ng.api.controllers.reservation import common
 from tacker_ng.db.types import utcnow
 from tacker_ng.reservation import exceptions as rsv_exceptions
-from tacker_ng.reservation import manager, updates, views
+from tacker_ng.reservation import views
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import updates
 
 RULE = "tacker_ng:reservation:leases:"
 

@@ -17,9 +17,9 @@ from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
 from tacker_ng.infra import registry
-from tacker_ng.lcm import state
+from tacker_ng.lcm import transitions as state
 from tacker_ng.nfvo import grant_request, notify
-from tacker_ng.objects import lcm, views
+from tacker_ng.objects import lcm, state_machine, views
 from tacker_ng.packages import catalog
 
 LOG = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ def start(
                 and instance["version"] != expected_version
             ):
                 raise exceptions.PreconditionFailed()
-            required = lcm.required_instantiation_state(operation)
+            required = state_machine.required_instantiation_state(operation)
             if required is None or instance["instantiation_state"] == required:
                 _dry_run(session, operation, instance, body)
             stored = crypto.seal(body)

@@ -10,15 +10,15 @@ from tacker_ng.api.schemas import vnflcm as schemas
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
-from tacker_ng.lcm import state
-from tacker_ng.objects import lcm, views
+from tacker_ng.lcm import transitions as state
+from tacker_ng.objects import lcm, state_machine, views
 
 P = "tacker_ng:vnflcm"
 S = lcm.OperationState
 
 
 def _not_in(task: str, occ) -> exceptions.Conflict:
-    allowed = ", ".join(sorted(lcm.TASK_FROM[task]))
+    allowed = ", ".join(sorted(state_machine.TASK_FROM[task]))
     return vnf_lcm.OperationConflict(
         f"Cannot {task} operation occurrence {occ['id']}: it is "
         f"{occ['operation_state']}, {task} needs {allowed}."
@@ -45,7 +45,7 @@ class _OpOccTask:
     @index.when(method="POST", template="json")
     def post(self):
         ctx, occ = _load(self.op_occ_id, f"op_occ_{self.task}")
-        if occ["operation_state"] not in lcm.TASK_FROM[self.task]:
+        if occ["operation_state"] not in state_machine.TASK_FROM[self.task]:
             raise _not_in(self.task, occ)
         return getattr(self, f"_{self.task}")(ctx, occ)
 
@@ -109,7 +109,12 @@ class _OpOccTask:
 class OpOccController:
     def __init__(self, op_occ_id: str) -> None:
         self.op_occ_id = op_occ_id
-        for task in (lcm.RETRY, lcm.ROLLBACK, lcm.FAIL, lcm.CANCEL):
+        for task in (
+            state_machine.RETRY,
+            state_machine.ROLLBACK,
+            state_machine.FAIL,
+            state_machine.CANCEL,
+        ):
             setattr(self, task, _OpOccTask(op_occ_id, task))
 
     @routing.resource()

@@ -16,8 +16,8 @@ from tacker_ng.api.controllers.vnflcm import common as lcm_common
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
 from tacker_ng.db.types import utcnow
+from tacker_ng.objects.package_states import IN_PROGRESS, OnboardingState
 from tacker_ng.packages import onboarding
-from tacker_ng.packages.states import IN_PROGRESS, OnboardingState
 
 P = "tacker_ng:vnfpkgm"
 

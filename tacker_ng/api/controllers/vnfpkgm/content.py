@@ -22,8 +22,8 @@ from tacker_ng.api.schemas import vnfpkgm as schemas
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
+from tacker_ng.objects.package_states import OnboardingState as S
 from tacker_ng.packages import onboarding, store, uri_source
-from tacker_ng.packages.states import OnboardingState as S
 
 LOG = logging.getLogger(__name__)
 

@@ -15,9 +15,13 @@ from tacker_ng.api.schemas import vnfpkgm as schemas
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
 from tacker_ng.objects import merge_patch
+from tacker_ng.objects.package_states import (
+    IN_PROGRESS,
+    OperationalState,
+    UsageState,
+)
+from tacker_ng.objects.package_states import OnboardingState as S
 from tacker_ng.packages import onboarding, store
-from tacker_ng.packages.states import IN_PROGRESS, OperationalState, UsageState
-from tacker_ng.packages.states import OnboardingState as S
 
 
 def _why_not_deleted(row) -> str:

@@ -8,7 +8,7 @@ documents its attribute selectors exclude, so those are read with
 from collections.abc import Mapping
 from typing import Any
 
-from tacker_ng.packages.states import OnboardingState
+from tacker_ng.objects.package_states import OnboardingState
 
 PREFIX = "/vnfpkgm/v1"
 

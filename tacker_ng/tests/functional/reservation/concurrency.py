@@ -10,7 +10,8 @@ from tacker_ng import context as tcontext
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import exceptions, manager
+from tacker_ng.reservation import exceptions
+from tacker_ng.reservation.admission import leases as manager
 
 HOSTS = 3
 SLOTS_PER_HOST = 2

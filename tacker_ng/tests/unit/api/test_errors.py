@@ -7,7 +7,7 @@ import webtest
 
 from tacker_ng.api import app as api_app
 from tacker_ng.api import errors
-from tacker_ng.api.controllers.v1 import conductors
+from tacker_ng.api.controllers.admin import conductors
 
 V2 = {"Version": "2.0.0"}
 

@@ -82,6 +82,26 @@ def test_hook_failure_is_failed_temp_and_retry_skips_driver(lcm):
     assert "driver" in _progress(occ["id"])["steps"]
 
 
+def test_internal_error_says_the_step_not_the_exception(lcm, caplog):
+    """A bug of ours (a foreign exception) reaches the NFVO as the step
+    that failed, in our words; its text only goes to the log."""
+    inst = lcm.create()
+    resp = lcm.task(
+        inst["id"],
+        "instantiate",
+        {
+            "flavourId": "simple",
+            **_fake(fail_at="INSTANTIATE", fail_with="bug"),
+        },
+    )
+    occ = lcm.wait(_occ_id(resp), ("FAILED_TEMP",))
+    assert occ["error"]["status"] == 500
+    assert "infra driver step failed" in occ["error"]["detail"]
+    assert "internal-secret" not in str(occ["error"])
+    assert "KeyError" not in str(occ["error"])
+    assert "internal-secret-INSTANTIATE" in caplog.text
+
+
 def test_rollback_of_instantiate(lcm):
     inst = lcm.create()
     resp = lcm.task(
@@ -337,7 +357,7 @@ def test_vim_secrets_encrypted_at_rest_and_never_returned(lcm):
 
 def test_lost_start_is_dispatched_again(lcm, conf):
     from tacker_ng.conductor import rpcapi
-    from tacker_ng.conductor.lcm import redispatch
+    from tacker_ng.conductor.operations import redispatch
 
     # The start of this op occ goes nowhere (a topic nobody serves).
     conf.set_override("topic", "nobody-listens", group="conductor")
@@ -362,7 +382,7 @@ def test_lost_start_is_dispatched_again(lcm, conf):
 
 def test_a_claimed_op_occ_is_not_run_twice(lcm):
     from tacker_ng import context
-    from tacker_ng.conductor.lcm import runner
+    from tacker_ng.conductor.operations import runner
 
     inst = lcm.create()
     occ_id = _occ_id(

@@ -243,7 +243,7 @@ def test_reservation_in_the_grant(vnfd, conf):
 
 
 def test_reservation_id_from_additional_params():
-    from tacker_ng.conductor.lcm import granting
+    from tacker_ng.conductor.operations import granting
 
     assert granting.reservation_of({}) is None
     assert (

@@ -9,8 +9,8 @@ import copy
 import pytest
 import yaml
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.exceptions import InvalidVnfd
-from tacker_ng.packages.vnfd import model
 from tacker_ng.packages.vnfd.parser import load_vnfd
 
 ENTRY = "Definitions/vnfd.yaml"

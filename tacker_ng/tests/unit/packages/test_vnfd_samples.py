@@ -4,8 +4,8 @@ import io
 
 import pytest
 
+from tacker_ng.objects import vnfd as model
 from tacker_ng.packages.csar import extract_csar, load_csar
-from tacker_ng.packages.vnfd import model
 from tacker_ng.tests.unit.packages import helpers
 
 GiB = 1024**3

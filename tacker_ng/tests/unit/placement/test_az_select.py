@@ -287,11 +287,7 @@ def test_no_rules_any_non_failed_zone():
 
 
 def test_rules_from_flavour_use_zone_scope_only():
-    from tacker_ng.packages.vnfd.model import (
-        AFFINITY,
-        ANTI_AFFINITY,
-        PlacementRule,
-    )
+    from tacker_ng.objects.vnfd import AFFINITY, ANTI_AFFINITY, PlacementRule
 
     class Flavour:
         affinity_rules = (

@@ -8,16 +8,15 @@ import webob
 
 from tacker_ng.api import errors
 from tacker_ng.api.middleware import problem
-from tacker_ng.reservation import api as rsv_api
-from tacker_ng.reservation import (
-    dates,
-    exceptions,
-    lifecycle,
-    manager,
-    properties,
-)
+from tacker_ng.reservation import dates, exceptions, properties
+from tacker_ng.reservation import grants as rsv_api
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.service import lifecycle
 from tacker_ng.tests.unit.reservation.conftest import V1, instance_body
-from tacker_ng.tests.unit.reservation.test_events import FakeNova, _lease_now
+from tacker_ng.tests.unit.reservation.service.test_events import (
+    FakeNova,
+    _lease_now,
+)
 
 
 # -- error format registry ----------------------------------------------------
@@ -108,7 +107,7 @@ def test_grant_info(db, ctx, hosts):
 def test_local_grant_from_a_reservation(db, ctx, hosts):
     from oslo_config import cfg
 
-    from tacker_ng.conductor.lcm import granting
+    from tacker_ng.conductor.operations import granting
 
     lease = _lease_now(ctx)
     rid = lease["reservations"][0]["id"]

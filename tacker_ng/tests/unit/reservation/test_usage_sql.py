@@ -8,7 +8,9 @@ import uuid
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import allocation, ledger, manager
+from tacker_ng.reservation import allocation
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import ledger
 from tacker_ng.tests.unit.reservation.conftest import add_hosts, instance_body
 
 T0 = datetime.datetime(2090, 1, 1, tzinfo=datetime.UTC)

@@ -103,12 +103,14 @@ class Pkgm:
         )
 
     def outside_store(self) -> set[str]:
-        """Files below tmp_path outside the store (and the SQLite DB)."""
+        """Files below tmp_path outside the store (and the SQLite DB and
+        the conductors' coordination locks, which are not the package's)."""
         store_dir = os.path.relpath(store.root(), self.tmp_path)
         return {
             path
             for path in tree(self.tmp_path)
-            if not path.startswith(store_dir) and "unit.sqlite" not in path
+            if not path.startswith((store_dir, "coordination"))
+            and "unit.sqlite" not in path
         }
 
     def store_entries(self) -> set[str]:

@@ -7,7 +7,7 @@ import yaml
 
 from tacker_ng.infra.openstack import errors, hot
 from tacker_ng.infra.openstack.vnfcs import Vnfc
-from tacker_ng.packages.vnfd.model import UserData
+from tacker_ng.objects.vnfd import UserData
 
 
 def vnfc(vdu, index, zone="AZ-1", flavor="m1.tiny"):

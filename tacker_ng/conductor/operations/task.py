@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tacker_ng import crypto
-from tacker_ng.conductor.lcm import vim as vim_select
+from tacker_ng.conductor.operations import vim as vim_select
 from tacker_ng.db import api as db_api
 from tacker_ng.db import grants as grants_db
 from tacker_ng.db import vnf_lcm

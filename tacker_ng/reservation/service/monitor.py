@@ -19,15 +19,10 @@ from oslo_log import log as logging
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import (
-    allocation,
-    exceptions,
-    ledger,
-    manager,
-    plugins,
-    store,
-)
+from tacker_ng.reservation import allocation, exceptions, plugins, store
 from tacker_ng.reservation import status as st
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import ledger
 
 LOG = logging.getLogger(__name__)
 H = models.ComputeHost

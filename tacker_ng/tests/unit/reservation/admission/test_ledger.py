@@ -5,7 +5,9 @@ import datetime
 
 import pytest
 
-from tacker_ng.reservation import allocation, exceptions, ledger, manager
+from tacker_ng.reservation import allocation, exceptions
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import ledger
 from tacker_ng.tests.unit.reservation.conftest import (
     add_hosts,
     count_statements,

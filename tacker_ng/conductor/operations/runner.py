@@ -12,27 +12,37 @@ from typing import Any
 from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
-from tacker_ng.conductor.lcm import granting
-from tacker_ng.conductor.lcm import task as task_mod
+from tacker_ng.conductor.operations import granting
+from tacker_ng.conductor.operations import task as task_mod
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
 from tacker_ng.infra import base, registry
-from tacker_ng.lcm import state
+from tacker_ng.lcm import transitions as state
 from tacker_ng.mgmt import base as mgmt
-from tacker_ng.objects import lcm, merge_patch
+from tacker_ng.objects import lcm, merge_patch, state_machine
 
 LOG = logging.getLogger(__name__)
 S = lcm.OperationState
 
 
-def problem_of(exc: BaseException) -> dict[str, Any]:
-    """ProblemDetails for the op occ's ``error``."""
+def problem_of(
+    exc: BaseException, step: str, context: Any = None
+) -> dict[str, Any]:
+    """ProblemDetails for the op occ's ``error``.
+
+    Our own errors say what went wrong in their words. Anything else is
+    a fault of ours: the NFVO learns which step failed and where to look,
+    never a foreign exception's text (that goes to the log).
+    """
     if isinstance(exc, exceptions.TackerNgError):
         return exc.to_problem_details()
+    request_id = getattr(context, "request_id", None)
+    where = f" (request {request_id})" if request_id else ""
     return {
         "status": 500,
         "title": "Internal Server Error",
-        "detail": f"{type(exc).__name__}: {exc}"[:1000],
+        "detail": f"The {step} step failed because of an internal error "
+        f"of the VNF manager; the conductor log has the details{where}.",
     }
 
 
@@ -75,7 +85,7 @@ def _instance_changes(
     operation = lcm.Operation(occ["operation"])
     request = occ["operation_params"] or {}
     changes: dict[str, Any] = {}
-    after = lcm.state_after_success(operation)
+    after = state_machine.state_after_success(operation)
     if after is not None:
         changes["instantiation_state"] = after
     if operation == lcm.Operation.TERMINATE:
@@ -154,12 +164,14 @@ def run(context, op_occ_id: str, host: str) -> None:
     if not _claim(context, op_occ_id, host):
         return
     progress = task_mod.Progress(context, op_occ_id, occ["progress"])
+    step = "preparation"
     try:
         vim_id, vim = task_mod.vim_of(instance)
         task = task_mod.build(context, occ, instance, package, progress, grant)
         if occ["operation_state"] == S.STARTING and occ["is_cancel_pending"]:
             state.finish(context, op_occ_id, S.ROLLED_BACK, {S.STARTING})
             return
+        step = "grant"
         if not progress.done("grant"):
             got = granting.obtain(
                 context, occ, task.instance, task.vnfd, vim_id, vim
@@ -172,9 +184,11 @@ def run(context, op_occ_id: str, host: str) -> None:
         ):
             LOG.info("Op occ %s left STARTING meanwhile", op_occ_id)
             return
+        step = "start hook"
         _check_cancel(context, op_occ_id)
         _hook(task, "start", progress)
         _check_cancel(context, op_occ_id)
+        step = "infra driver"
         if not progress.done("driver"):
             driver = registry.get_driver(vim["vimType"])
             method = getattr(driver, base.METHODS[task.operation])
@@ -192,10 +206,11 @@ def run(context, op_occ_id: str, host: str) -> None:
                 "changed_ext_connectivity": result.changed_ext_connectivity,
             }
             progress.mark("driver")
+        step = "end hook"
         _check_cancel(context, op_occ_id)
         _hook(task, "end", progress)
     except Exception as exc:  # noqa: BLE001 - every failure is FAILED_TEMP
-        _fail_temp(context, op_occ_id, exc)
+        _fail_temp(context, op_occ_id, exc, step)
         return
     result = progress.data.get("result") or {}
     changes = _instance_changes(occ, result)
@@ -212,17 +227,19 @@ def run(context, op_occ_id: str, host: str) -> None:
     )
 
 
-def _fail_temp(context, op_occ_id: str, exc: BaseException) -> None:
+def _fail_temp(context, op_occ_id: str, exc: BaseException, step: str) -> None:
     if isinstance(exc, exceptions.TackerNgError) and exc.status < 500:
-        LOG.warning("Op occ %s failed: %s", op_occ_id, exc)
+        LOG.warning(
+            "Op occ %s failed in the %s step: %s", op_occ_id, step, exc
+        )
     else:
-        LOG.exception("Op occ %s failed", op_occ_id)
+        LOG.exception("Op occ %s failed in the %s step", op_occ_id, step)
     moved = state.move(
         context,
         op_occ_id,
         S.FAILED_TEMP,
         {S.STARTING, S.PROCESSING, S.ROLLING_BACK},
-        error=problem_of(exc),
+        error=problem_of(exc, step, context),
         is_cancel_pending=False,
     )
     if not moved:
@@ -246,10 +263,10 @@ def rollback(context, op_occ_id: str, host: str) -> None:
         LOG.info("Op occ %s: rolling back %s", op_occ_id, task.operation)
         result = driver.rollback(task)
     except Exception as exc:  # noqa: BLE001 - every failure is FAILED_TEMP
-        _fail_temp(context, op_occ_id, exc)
+        _fail_temp(context, op_occ_id, exc, "rollback")
         return
     changes: dict[str, Any] = {}
-    back = lcm.state_after_rollback(lcm.Operation(occ["operation"]))
+    back = state_machine.state_after_rollback(lcm.Operation(occ["operation"]))
     if back is not None:
         changes["instantiation_state"] = back
         if back == lcm.InstantiationState.NOT_INSTANTIATED:

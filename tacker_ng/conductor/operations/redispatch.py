@@ -13,6 +13,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import context as tcontext
+from tacker_ng import periodic
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
@@ -38,3 +39,17 @@ def redispatch_lost(conf: cfg.ConfigOpts = cfg.CONF) -> list[str]:
         )
         rpcapi.get_api().run_lcm_op(context, op_occ_id)
     return lost
+
+
+def periodic_jobs(
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> list[periodic.PeriodicJob]:
+    """Re-dispatch lost operations, on the leader of the ``lcm`` duty."""
+    return [
+        periodic.PeriodicJob(
+            "redispatch_lost_operations",
+            max(1, conf.conductor.lost_operation_timeout // 2),
+            lambda: redispatch_lost(conf),
+            leader="lcm",
+        )
+    ]

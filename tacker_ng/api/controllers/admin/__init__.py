@@ -1,6 +1,6 @@
 """``/v1``: tacker-ng's own (non-SOL) operator API."""
 
-from tacker_ng.api.controllers.v1 import conductors, ping
+from tacker_ng.api.controllers.admin import conductors, ping
 
 
 class V1Controller:

@@ -7,8 +7,8 @@ conductors ever run it at once. An event whose conductor died (its
 heartbeat in the conductors table is older than
 ``[conductor] heartbeat_timeout``) is claimed again, by a conditional
 UPDATE on the dead owner's name, and re-run from the top; the handlers
-are idempotent (see :mod:`tacker_ng.reservation.lifecycle`). So an event
-is neither lost nor run twice when a conductor dies. Failures are
+are idempotent (see :mod:`tacker_ng.reservation.service.lifecycle`).
+So an event is neither lost nor run twice when a conductor dies. Failures are
 retried ``[reservation] event_retry_limit`` times, then the event and
 the lease go to ERROR.
 """
@@ -27,8 +27,9 @@ from tacker_ng.db import api as db_api
 from tacker_ng.db import models
 from tacker_ng.db import models_reservation as rmodels
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import lifecycle, store
 from tacker_ng.reservation import status as st
+from tacker_ng.reservation import store
+from tacker_ng.reservation.service import lifecycle
 
 LOG = logging.getLogger(__name__)
 E = rmodels.LeaseEvent

@@ -11,8 +11,8 @@ from tacker_ng.db import vnf_lcm
 from tacker_ng.infra import registry
 from tacker_ng.nfvo import grant_request, local, remote
 from tacker_ng.objects import lcm
-from tacker_ng.packages.vnfd.model import Vnfd
-from tacker_ng.reservation import api as reservation_api
+from tacker_ng.objects.vnfd import Vnfd
+from tacker_ng.reservation import grants as reservation_api
 
 
 def flavour_for(

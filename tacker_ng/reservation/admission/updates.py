@@ -19,16 +19,10 @@ import sqlalchemy as sa
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import (
-    allocation,
-    dates,
-    exceptions,
-    ledger,
-    manager,
-    plugins,
-    store,
-)
+from tacker_ng.reservation import allocation, dates, exceptions, plugins, store
 from tacker_ng.reservation import status as st
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.admission import ledger
 
 L = models.Lease
 E = models.LeaseEvent

@@ -9,8 +9,9 @@ from tacker_ng.db import api as db_api
 from tacker_ng.db import models
 from tacker_ng.db import models_reservation as rmodels
 from tacker_ng.db.types import utcnow
-from tacker_ng.reservation import events, lifecycle, manager
 from tacker_ng.reservation import status as st
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.service import events, lifecycle
 from tacker_ng.tests.unit.reservation.conftest import instance_body
 
 E = rmodels.LeaseEvent

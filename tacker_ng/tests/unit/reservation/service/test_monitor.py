@@ -11,10 +11,14 @@ import sqlalchemy as sa
 
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
-from tacker_ng.reservation import lifecycle, manager, monitor
 from tacker_ng.reservation import status as st
+from tacker_ng.reservation.admission import leases as manager
+from tacker_ng.reservation.service import lifecycle, monitor
 from tacker_ng.tests.unit.reservation.conftest import instance_body
-from tacker_ng.tests.unit.reservation.test_events import FakeNova, _lease_now
+from tacker_ng.tests.unit.reservation.service.test_events import (
+    FakeNova,
+    _lease_now,
+)
 
 
 def service(state="up", status="enabled", forced_down=False):
