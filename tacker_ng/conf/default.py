@@ -37,6 +37,25 @@ opts = [
         "highest-numbered key encrypts and every key decrypts, so keys "
         "can be rotated. Created with one key on first use when missing.",
     ),
+    cfg.ListOpt(
+        "outbound_deny_networks",
+        default=[
+            "127.0.0.0/8",
+            "::1/128",
+            "0.0.0.0/8",
+            "::/128",
+            "169.254.0.0/16",
+            "fe80::/10",
+            "fd00:ec2::254/128",
+        ],
+        help="Networks (CIDR) the VNF manager never connects to for URLs "
+        "an API caller chose: subscription callbackUri and OAuth2 token "
+        "endpoints, package upload_from_uri. The default denies loopback, "
+        "the unspecified addresses and link-local ones (where cloud "
+        "metadata services answer, 169.254.169.254). Add private ranges "
+        "to keep callers out of the management network; empty it only in "
+        "a lab where NFVO and VNFM share a host.",
+    ),
     cfg.StrOpt(
         "pin_release_version",
         choices=PINNABLE_RELEASES,

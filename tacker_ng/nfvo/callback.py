@@ -2,7 +2,10 @@
 
 Used for the test GET when a subscription is created and for every
 notification POST. Supports SOL013 BASIC and OAUTH2_CLIENT_CREDENTIALS;
-credentials are decrypted only here and never logged.
+credentials are decrypted only here and never logged. The callbackUri and
+the token endpoint are the caller's choice: every connection obeys the
+outbound policy (:mod:`tacker_ng.outbound`), and a failure is reported in
+words that do not tell a refused port from a closed one.
 """
 
 import threading
@@ -12,33 +15,79 @@ from typing import Any
 import requests
 from oslo_config import cfg
 
-from tacker_ng import crypto
+from tacker_ng import crypto, outbound
 
 _TOKENS: dict[tuple[str, str], tuple[str, float]] = {}
 _LOCK = threading.Lock()
 
 
 class CallbackError(Exception):
-    """The callback could not be reached or answered an error."""
+    """The callback could not be reached or answered an error.
+
+    ``str()`` is safe to show the subscriber; ``cause`` (for the log
+    only) says what exactly happened.
+    """
+
+    def __init__(self, message: str, cause: str = "") -> None:
+        super().__init__(message)
+        self.cause = cause or message
 
 
-def _oauth2_token(params: dict[str, Any], timeout: float, verify) -> str:
+def check_urls(
+    callback_uri: str,
+    authentication: dict[str, Any] | None,
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> None:
+    """400 when the callbackUri or the OAuth2 token endpoint is not an
+    http(s) URL the outbound policy allows."""
+    outbound.check_url(callback_uri, "callbackUri", conf=conf)
+    params = (authentication or {}).get("paramsOauth2ClientCredentials")
+    if params and params.get("tokenEndpoint"):
+        outbound.check_url(
+            params["tokenEndpoint"],
+            "paramsOauth2ClientCredentials.tokenEndpoint",
+            conf=conf,
+        )
+
+
+def _unreachable(what: str, exc: BaseException) -> CallbackError:
+    if outbound.is_policy_refusal(exc):
+        return CallbackError(
+            f"the {what} address is not allowed by the VNF manager's "
+            "outbound policy",
+            f"{type(exc).__name__}: {exc}",
+        )
+    return CallbackError(
+        f"the {what} could not be reached",
+        f"{type(exc).__name__}: {exc}",
+    )
+
+
+def _oauth2_token(
+    sess: requests.Session, params: dict[str, Any], timeout: float, verify
+) -> str:
     key = (params["tokenEndpoint"], params["clientId"])
     with _LOCK:
         cached = _TOKENS.get(key)
         if cached and time.monotonic() < cached[1] - 30:
             return cached[0]
-    resp = requests.post(
-        params["tokenEndpoint"],
-        data={"grant_type": "client_credentials"},
-        auth=(params["clientId"], crypto.decrypt(params["clientPassword"])),
-        timeout=timeout,
-        verify=verify,
-    )
+    try:
+        resp = sess.post(
+            params["tokenEndpoint"],
+            data={"grant_type": "client_credentials"},
+            auth=(
+                params["clientId"],
+                crypto.decrypt(params["clientPassword"]),
+            ),
+            timeout=timeout,
+            verify=verify,
+            allow_redirects=False,
+        )
+    except requests.RequestException as exc:
+        raise _unreachable("OAuth2 token endpoint", exc) from exc
     if resp.status_code != 200:
         raise CallbackError(
-            f"token endpoint {params['tokenEndpoint']} answered "
-            f"{resp.status_code}"
+            f"the OAuth2 token endpoint answered {resp.status_code}"
         )
     body = resp.json()
     token = body["access_token"]
@@ -63,9 +112,10 @@ def send(
     headers = {"Version": "2.0.0"}
     auth = None
     auth_types = (authentication or {}).get("authType") or []
-    try:
+    with outbound.session(conf) as sess:
         if "OAUTH2_CLIENT_CREDENTIALS" in auth_types:
             token = _oauth2_token(
+                sess,
                 authentication["paramsOauth2ClientCredentials"],
                 timeout,
                 verify,
@@ -74,15 +124,16 @@ def send(
         elif "BASIC" in auth_types:
             basic = authentication["paramsBasic"]
             auth = (basic["userName"], crypto.decrypt(basic["password"]))
-        return requests.request(
-            method,
-            callback_uri,
-            json=payload,
-            headers=headers,
-            auth=auth,
-            timeout=timeout,
-            verify=verify,
-            allow_redirects=False,
-        )
-    except requests.RequestException as exc:
-        raise CallbackError(f"{type(exc).__name__}: {exc}") from exc
+        try:
+            return sess.request(
+                method,
+                callback_uri,
+                json=payload,
+                headers=headers,
+                auth=auth,
+                timeout=timeout,
+                verify=verify,
+                allow_redirects=False,
+            )
+        except requests.RequestException as exc:
+            raise _unreachable("callbackUri", exc) from exc

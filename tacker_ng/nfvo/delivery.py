@@ -77,7 +77,7 @@ class Deliverer:
             if not 200 <= resp.status_code < 300:
                 error = f"callback answered {resp.status_code}"
         except callback.CallbackError as exc:
-            error = str(exc)
+            error = f"{exc} ({exc.cause})"
         if error is None:
             self._record(self.context, row["id"], True, None, None)
             return True

@@ -38,13 +38,28 @@ def _remote(conf: cfg.ConfigOpts) -> bool:
     return conf.nfvo.package_source == "remote"
 
 
+def _usable_by(project_id: str | None, conf: cfg.ConfigOpts):
+    """Packages a project may build VNFs from: its own; the packages
+    fetched from the NFVO (no project) when the NFVO is the package
+    source (it decides who may use what, in its grants)."""
+    if project_id is None:
+        return sa.true()
+    own = PACKAGES.c.project_id == project_id
+    if _remote(conf):
+        return sa.or_(own, PACKAGES.c.project_id.is_(None))
+    return own
+
+
 def find_onboarded(
     session: orm.Session,
     vnfd_id: str,
     enabled_only: bool = True,
     conf: cfg.ConfigOpts = cfg.CONF,
+    project_id: str | None = None,
 ) -> Mapping[str, Any]:
-    """The ONBOARDED package row with ``vnfd_id`` (422 when none).
+    """The ONBOARDED package row with ``vnfd_id`` that ``project_id``
+    may use (None: any project), else 422 - the same answer as for an
+    unknown vnfdId, so another project's packages stay invisible.
 
     With a remote package source, a vnfdId no package here carries is
     fetched from the NFVO and recorded in ``session``.
@@ -52,6 +67,7 @@ def find_onboarded(
     where = [
         PACKAGES.c.vnfd_id == vnfd_id,
         PACKAGES.c.onboarding_state == "ONBOARDED",
+        _usable_by(project_id, conf),
     ]
     if enabled_only:
         where.append(PACKAGES.c.operational_state == "ENABLED")

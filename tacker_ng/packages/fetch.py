@@ -17,7 +17,7 @@ from pathlib import Path
 import requests
 import urllib3
 
-from tacker_ng import exceptions
+from tacker_ng import exceptions, outbound
 from tacker_ng.packages.exceptions import InvalidPackage
 from tacker_ng.packages.exceptions import PackageProblem as P
 from tacker_ng.packages.store import CHECKSUM_ALGORITHM
@@ -139,15 +139,19 @@ def download(
 
 
 def _describe(exc: Exception) -> str:
-    """A reason without URLs (they may carry credentials)."""
-    if isinstance(exc, requests.Timeout | urllib3.exceptions.TimeoutError):
-        return "the server did not answer in time"
-    if isinstance(exc, requests.TooManyRedirects):
-        return f"more than {MAX_REDIRECTS} redirects"
+    """A reason without URLs (they may carry credentials), and without
+    telling a refused connection from an unanswered one (the caller
+    chose the URL: no port scanning through the VNFM)."""
+    if outbound.is_policy_refusal(exc):
+        return "its address is not allowed by the outbound policy"
     if isinstance(exc, requests.exceptions.SSLError):
         return "TLS verification failed"
     if isinstance(exc, requests.ConnectionError):
         return "the server could not be reached"
+    if isinstance(exc, requests.Timeout | urllib3.exceptions.TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(exc, requests.TooManyRedirects):
+        return f"more than {MAX_REDIRECTS} redirects"
     if isinstance(exc, requests.exceptions.InvalidSchema):
         return "a redirect led to an unsupported URI scheme"
     if isinstance(exc, urllib3.exceptions.ProtocolError):

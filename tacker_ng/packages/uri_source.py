@@ -6,29 +6,26 @@ conductor downloads it (:func:`download`) with ``[vnf_package]``'s
 timeouts, TLS settings and the archive size limit.
 """
 
-import urllib.parse
 from typing import Any
 
-import requests
 from oslo_config import cfg
 
-from tacker_ng import exceptions
+from tacker_ng import outbound
 from tacker_ng.packages import fetch, store
 from tacker_ng.packages.fetch import FetchFailed
 
 __all__ = ["FetchFailed", "check_uri", "download"]
 
 
-class UnsupportedUri(exceptions.BadRequest):
-    message = "addressInformation must be an absolute {schemes} URI."
-
-
 def check_uri(uri: str, conf: cfg.ConfigOpts = cfg.CONF) -> None:
-    """400 unless ``uri`` is an absolute URI of an allowed scheme."""
-    schemes = conf.vnf_package.upload_from_uri_schemes
-    parts = urllib.parse.urlsplit(uri)
-    if parts.scheme.lower() not in schemes or not parts.hostname:
-        raise UnsupportedUri(schemes=" or ".join(schemes))
+    """400 unless ``uri`` is an absolute URI of an allowed scheme whose
+    host the outbound policy allows (:mod:`tacker_ng.outbound`)."""
+    outbound.check_url(
+        uri,
+        "addressInformation",
+        schemes=conf.vnf_package.upload_from_uri_schemes,
+        conf=conf,
+    )
 
 
 def download(
@@ -37,7 +34,7 @@ def download(
     """Fetch ``request['addressInformation']`` into the package's part
     file; return ``(size, checksum)``."""
     opts = conf.vnf_package
-    session = requests.Session()
+    session = outbound.session(conf)
     session.verify = opts.upload_from_uri_ca_file or (
         opts.upload_from_uri_verify_tls
     )

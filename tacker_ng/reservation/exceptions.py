@@ -61,10 +61,6 @@ class ReservationNotFound(exceptions.NotFound):
     message = "Reservation {reservation_id} could not be found."
 
 
-class ReservationForbidden(exceptions.Forbidden):
-    message = "Reservation {reservation_id} belongs to another project."
-
-
 class ReservationNotActive(exceptions.Conflict):
     message = (
         "Reservation {reservation_id} is {status}; only an active "

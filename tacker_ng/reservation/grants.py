@@ -27,10 +27,10 @@ def grant_info(
     affinity was true or false), "hosts" (Nova compute host names),
     "zones" (their availability zones), "lease_id", "end_date"}``.
 
-    Raises :class:`~.exceptions.ReservationNotFound` (404) when unknown,
-    :class:`~.exceptions.ReservationForbidden` (403) when it belongs to
-    another project (admins included: a reservation is capacity of one
-    project), and
+    Raises :class:`~.exceptions.ReservationNotFound` (404) when unknown
+    or when it belongs to another project - the same answer, so that
+    another project's reservations stay invisible (admins included: a
+    reservation is capacity of one project) - and
     :class:`~.exceptions.ReservationNotActive` (409) unless the
     reservation and its lease are active, i.e. its Nova flavor, server
     group and aggregate exist.
@@ -42,9 +42,7 @@ def grant_info(
         res, lease = found
         owner = project_id if project_id is not None else context.project_id
         if lease["project_id"] != owner:
-            raise exceptions.ReservationForbidden(
-                reservation_id=reservation_id
-            )
+            raise exceptions.ReservationNotFound(reservation_id=reservation_id)
         if res["status"] != st.RES_ACTIVE or lease["status"] != st.ACTIVE:
             raise exceptions.ReservationNotActive(
                 reservation_id=reservation_id,

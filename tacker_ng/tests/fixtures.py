@@ -37,6 +37,9 @@ def config(state_path: str, **overrides) -> Iterator[cfg.ConfigOpts]:
         conf.set_override("transport_url", "fake:/")
         conf.set_override("state_path", state_path)
         conf.set_override("auth_strategy", "noauth", group="api")
+        # Test NFVOs (callbacks, package servers) listen on loopback; the
+        # outbound policy has its own tests with the production default.
+        conf.set_override("outbound_deny_networks", [])
         for key, value in overrides.items():
             group, _, name = key.rpartition("__")
             conf.set_override(name, value, group=group or None)

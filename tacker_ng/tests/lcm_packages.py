@@ -61,8 +61,9 @@ def build(vnfd_id: str = SAMPLE_VNFD_ID, hooks: bool = True) -> bytes:
         return builder.build_csar_bytes(src)
 
 
-def onboard(context, data: bytes) -> dict:
-    """Extract ``data`` into the store and insert an ONBOARDED row."""
+def onboard(context, data: bytes, project_id: str | None = None) -> dict:
+    """Extract ``data`` into the store and insert an ONBOARDED row (of
+    ``project_id``; None: no project, usable by admins)."""
     package_id = str(uuid.uuid4())
     dest = catalog.package_dir(package_id)
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -79,6 +80,7 @@ def onboard(context, data: bytes) -> dict:
         "vnf_software_version": vnfd.software_version,
         "vnfd_version": vnfd.descriptor_version,
         "package_size": len(data),
+        "project_id": project_id,
         "created_at": utcnow(),
     }
     with db_api.writer(context) as session:

@@ -152,6 +152,8 @@ def deploy(
             "transport_url": services.RABBIT_URL,
             "control_exchange": f"tacker_ng_test_{run_id}",
             "debug": True,
+            # Test NFVOs (callbacks, package servers) listen on loopback.
+            "outbound_deny_networks": "",
         },
         "database": {"connection": sql_url},
         "api": {

@@ -48,7 +48,7 @@ _NEEDS_ENABLED = frozenset(
 )
 
 
-def _dry_run(session, operation, instance, body) -> None:
+def _dry_run(session, operation, instance, body, scope) -> None:
     """Reject (422) requests that do not fit the VNFD or the instance."""
     if operation in (lcm.Operation.MODIFY_INFO, lcm.Operation.CHANGE_EXT_CONN):
         return
@@ -58,7 +58,10 @@ def _dry_run(session, operation, instance, body) -> None:
     # A DISABLED package takes no new instantiations (SOL005), but the
     # VNFs already made from it are still scaled, healed and terminated.
     package = catalog.find_onboarded(
-        session, vnfd_id, enabled_only=operation in _NEEDS_ENABLED
+        session,
+        vnfd_id,
+        enabled_only=operation in _NEEDS_ENABLED,
+        project_id=scope,
     )
     vnfd = catalog.load(package["id"]).vnfd
     view = {
@@ -97,7 +100,7 @@ def start(
                 raise exceptions.PreconditionFailed()
             required = state_machine.required_instantiation_state(operation)
             if required is None or instance["instantiation_state"] == required:
-                _dry_run(session, operation, instance, body)
+                _dry_run(session, operation, instance, body, common.scope(ctx))
             stored = crypto.seal(body)
             occ = vnf_lcm.start_operation(
                 session, instance_id, operation, stored, common.scope(ctx)

@@ -5,6 +5,7 @@ import json
 
 import pecan
 from oslo_config import cfg
+from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
 from tacker_ng.api import listing as api_listing
@@ -17,6 +18,7 @@ from tacker_ng.db import subscriptions as subscriptions_db
 from tacker_ng.nfvo import callback
 from tacker_ng.objects import views
 
+LOG = logging.getLogger(__name__)
 P = "tacker_ng:vnflcm"
 
 
@@ -42,6 +44,7 @@ def _test_callback(body: dict) -> None:
             body["callbackUri"], body.get("authentication"), "GET"
         )
     except callback.CallbackError as exc:
+        LOG.info("Test GET of callbackUri failed (%s): %s", exc, exc.cause)
         raise CallbackTestFailed(reason=str(exc)) from exc
     if resp.status_code != 204:
         raise CallbackTestFailed(reason=f"it answered {resp.status_code}")
@@ -106,6 +109,7 @@ class SubscriptionsController:
                     raise exceptions.UnprocessableEntity(
                         f"authType {needed} needs {params}."
                     )
+        callback.check_urls(body["callbackUri"], auth)
         base = common.base_url()
         fp = fingerprint(body)
         if cfg.CONF.notification.duplicate_subscription == "see_other":

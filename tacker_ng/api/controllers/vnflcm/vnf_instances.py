@@ -113,7 +113,9 @@ class VnfInstancesController:
         lcm_start.check_vims(body.get("vimConnectionInfo"))
         for attempt in db_api.retrying():
             with attempt, db_api.writer(ctx) as session:
-                package = catalog.find_onboarded(session, body["vnfdId"])
+                package = catalog.find_onboarded(
+                    session, body["vnfdId"], project_id=common.scope(ctx)
+                )
                 row = vnf_lcm.insert_instance(
                     session,
                     {

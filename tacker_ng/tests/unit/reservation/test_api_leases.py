@@ -228,6 +228,21 @@ def test_unknown_lease_is_404_and_other_project_is_hidden(api, hosts, conf):
     blazar_error(
         other.get(f"{V1}/leases/{lease['id']}", expect_errors=True), 404
     )
+    blazar_error(
+        other.put_json(
+            f"{V1}/leases/{lease['id']}",
+            {"name": "taken"},
+            expect_errors=True,
+        ),
+        404,
+    )
+    blazar_error(
+        other.delete(f"{V1}/leases/{lease['id']}", expect_errors=True), 404
+    )
+    assert (
+        api.get(f"{V1}/leases/{lease['id']}").json["lease"]["name"]
+        == (lease["name"])
+    )
     assert other.get(f"{V1}/leases").json["leases"] == []
     blazar_error(other.get(f"{V1}/os-hosts", expect_errors=True), 403)
 

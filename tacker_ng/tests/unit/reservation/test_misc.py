@@ -100,7 +100,7 @@ def test_grant_info(db, ctx, hosts):
     from tacker_ng import context as tcontext
 
     other = tcontext.RequestContext(project_id="p2", is_admin=True)
-    with pytest.raises(exceptions.ReservationForbidden):
+    with pytest.raises(exceptions.ReservationNotFound):
         rsv_api.grant_info(other, rid)
 
 
@@ -153,7 +153,7 @@ def test_local_grant_from_a_reservation(db, ctx, hosts):
     )
     # The VNF's project decides, not the (admin) context of a re-dispatch.
     assert grant(project_id=ctx.project_id)["zones"]
-    with pytest.raises(exceptions.ReservationForbidden):
+    with pytest.raises(exceptions.ReservationNotFound):
         grant(project_id="another-project")
     request["additionalParams"]["reservationId"] = "nope"
     with pytest.raises(exceptions.ReservationNotFound):

@@ -1,0 +1,213 @@
+"""Outbound HTTP to URLs a caller chose: one policy for all of them.
+
+A subscription's ``callbackUri`` (and its OAuth2 token endpoint) and a
+package's ``upload_from_uri`` make the VNFM open connections that an API
+caller decided. Without a policy that is a way into the VNFM's own
+network: loopback services, link-local cloud metadata, and a port scanner
+whose answers are the socket errors. So:
+
+* only the schemes the use allows (http/https);
+* the host name is resolved and every address checked against
+  ``[DEFAULT] outbound_deny_networks`` before a request, and each TCP
+  connection is checked again when it is opened (a name that resolves
+  elsewhere the second time - DNS rebinding - or a redirect to a denied
+  address is refused there);
+* failures reach the caller as "could not be reached", one message for
+  refused, timed out or unresolvable; the precise reason goes to the log.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import urllib.parse
+from collections.abc import Iterable
+
+import requests
+from oslo_config import cfg
+from oslo_log import log as logging
+from requests import adapters
+from urllib3 import connection as u3_connection
+from urllib3 import connectionpool
+
+from tacker_ng import exceptions
+
+LOG = logging.getLogger(__name__)
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class DeniedAddress(exceptions.BadRequest):
+    """The URL's host is, or resolves to, an address the policy denies."""
+
+    message = (
+        "{what} points to an address the VNF manager is not allowed to "
+        "reach (see [DEFAULT] outbound_deny_networks)."
+    )
+
+
+class BadOutboundUrl(exceptions.BadRequest):
+    message = "{what} must be an absolute {schemes} URI with a host."
+
+
+def deny_networks(conf: cfg.ConfigOpts = cfg.CONF) -> list[Network]:
+    """The configured denied networks, parsed."""
+    return [
+        ipaddress.ip_network(net, strict=False)
+        for net in conf.outbound_deny_networks
+    ]
+
+
+def is_denied(address: str, networks: Iterable[Network]) -> bool:
+    """True when ``address`` (IPv4/IPv6 text) is in a denied network.
+
+    IPv4-mapped IPv6 addresses (``::ffff:127.0.0.1``) are checked as the
+    IPv4 address they carry.
+    """
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
+def _resolve(host: str, port: int) -> list[str]:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [info[4][0] for info in infos]
+
+
+def check_url(
+    url: str,
+    what: str,
+    schemes: Iterable[str] = ("http", "https"),
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> None:
+    """400 unless ``url`` has an allowed scheme and a host whose every
+    address is allowed. An unresolvable name passes here (it fails, in
+    the same words as any unreachable host, when used)."""
+    schemes = tuple(s.lower() for s in schemes)
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme.lower() not in schemes or not parts.hostname:
+        raise BadOutboundUrl(what=what, schemes=" or ".join(schemes))
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError as exc:
+        raise BadOutboundUrl(what=what, schemes=" or ".join(schemes)) from exc
+    networks = deny_networks(conf)
+    try:
+        addresses = _resolve(parts.hostname, port)
+    except (OSError, UnicodeError):
+        return
+    if any(is_denied(a, networks) for a in addresses):
+        LOG.warning(
+            "Refused %s %s: it resolves to %s, in [DEFAULT] "
+            "outbound_deny_networks",
+            what,
+            parts.hostname,
+            ", ".join(sorted(set(addresses))),
+        )
+        raise DeniedAddress(what=what)
+
+
+class _DeniedConnection(OSError):
+    """Raised inside urllib3 when a connection's peer is denied."""
+
+
+def _guarded_connect(
+    address: tuple[str, int],
+    timeout: float | None,
+    source_address: tuple[str, int] | None,
+    socket_options,
+    networks: list[Network],
+) -> socket.socket:
+    host, port = address
+    last: OSError | None = None
+    for family, kind, proto, _, sockaddr in socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM
+    ):
+        if is_denied(sockaddr[0], networks):
+            last = _DeniedConnection(f"{sockaddr[0]} is denied by policy")
+            continue
+        sock = socket.socket(family, kind, proto)
+        try:
+            for opt in socket_options or ():
+                sock.setsockopt(*opt)
+            if timeout is not None:
+                sock.settimeout(timeout)
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(sockaddr)
+            return sock
+        except OSError as exc:
+            last = exc
+            sock.close()
+    raise last or OSError(f"no address for {host}")
+
+
+def _connection_classes(networks: list[Network]):
+    class GuardedHTTPConnection(u3_connection.HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            return _guarded_connect(
+                (self._dns_host, self.port),
+                self.timeout,
+                self.source_address,
+                self.socket_options,
+                networks,
+            )
+
+    class GuardedHTTPSConnection(u3_connection.HTTPSConnection):
+        def _new_conn(self) -> socket.socket:
+            return _guarded_connect(
+                (self._dns_host, self.port),
+                self.timeout,
+                self.source_address,
+                self.socket_options,
+                networks,
+            )
+
+    class GuardedHTTPPool(connectionpool.HTTPConnectionPool):
+        ConnectionCls = GuardedHTTPConnection
+
+    class GuardedHTTPSPool(connectionpool.HTTPSConnectionPool):
+        ConnectionCls = GuardedHTTPSConnection
+
+    return {"http": GuardedHTTPPool, "https": GuardedHTTPSPool}
+
+
+class GuardedAdapter(adapters.HTTPAdapter):
+    """requests adapter whose every TCP connection obeys the policy."""
+
+    def __init__(self, networks: list[Network], **kwargs) -> None:
+        self._pools = _connection_classes(networks)
+        super().__init__(**kwargs)
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = dict(self._pools)
+
+
+def session(conf: cfg.ConfigOpts = cfg.CONF) -> requests.Session:
+    """A requests session for caller-chosen URLs (policy enforced)."""
+    sess = requests.Session()
+    adapter = GuardedAdapter(deny_networks(conf))
+    sess.mount("http://", adapter)
+    sess.mount("https://", adapter)
+    return sess
+
+
+def is_policy_refusal(exc: BaseException) -> bool:
+    """True when ``exc``, or an error it wraps (requests wraps urllib3,
+    which wraps the socket's), is a refusal by the policy."""
+    pending: list[object] = [exc]
+    seen: set[int] = set()
+    while pending:
+        err = pending.pop()
+        if not isinstance(err, BaseException) or id(err) in seen:
+            continue
+        seen.add(id(err))
+        if isinstance(err, _DeniedConnection):
+            return True
+        pending.extend(
+            [err.__cause__, err.__context__, getattr(err, "reason", None)]
+        )
+        pending.extend(err.args)
+    return False
