@@ -62,6 +62,10 @@ class Process:
         with open(self.log_path, errors="replace") as f:
             return "".join(f.readlines()[-lines:])
 
+    def log_text(self) -> str:
+        with open(self.log_path, errors="replace") as f:
+            return f.read()
+
     def assert_running(self) -> None:
         code = self.popen.poll()
         if code is not None:

@@ -25,6 +25,7 @@ import requests
 
 from tacker_ng.tests import lcm_packages
 from tacker_ng.tests.functional import deployment, lcm_fixtures, services
+from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.unit.packages import helpers
 from tacker_ng.tests.unit.vnfpkgm import malicious
 
@@ -357,7 +358,16 @@ def test_frozen_conductors_never_leave_a_package_stuck(env):
     finally:
         for pid in pids:
             os.kill(pid, signal.SIGCONT)
-    time.sleep(2)  # the woken conductor gets the cast and loses the claim
+    # The woken conductor that had the cast loses the claim and says so.
+    procs.wait_for(
+        lambda: any(
+            f"VNF package {pkg_id} is no longer UPLOADING; skipped"
+            in proc.log_text()
+            for proc in env.conductors.values()
+        ),
+        timeout=60,
+        what="a woken conductor to skip the expired package",
+    )
     assert _get(env, f"{PKGS}/{pkg_id}").json()["onboardingState"] == "ERROR"
     assert _store_leftovers(env, pkg_id) == []
     resp = requests.delete(f"{env.url}{PKGS}/{pkg_id}", headers=env.auth)

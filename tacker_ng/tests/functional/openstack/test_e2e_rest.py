@@ -215,7 +215,7 @@ def test_non_capacity_failure_is_failed_temp_then_rolled_back(
     assert statuses(dep, occ_id) == ["CREATE_FAILED"]
     resp = client.post(f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}/rollback")
     assert resp.status_code == 202, resp.text
-    occ = client.wait(occ_id, ("ROLLED_BACK", "FAILED_TEMP"), timeout=120)
+    occ = client.wait(occ_id, ("ROLLED_BACK", "FAILED_TEMP"), timeout=TIMEOUT)
     assert occ["operationState"] == "ROLLED_BACK", occ.get("error")
     assert not list(
         cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
