@@ -1,8 +1,9 @@
 """The WSGI application: middleware pipeline around the pecan app.
 
-Outermost first: ProblemDetails + Version echo, request id, proxy
-headers, body size limit, then ``/healthcheck`` and ``/`` without login
-and everything else behind authentication, then pecan with the context,
+Outermost first: ProblemDetails + Version echo (and the path and query
+string checks), request id, proxy headers, body size limit, then
+``/healthcheck`` and ``/`` without login and everything else behind
+authentication and the JSON body guard, then pecan with the context,
 Version and error hooks.
 """
 
@@ -18,7 +19,7 @@ from oslo_middleware import (
 from tacker_ng.api import hooks, pecan_patches, rendering
 from tacker_ng.api.controllers import root
 from tacker_ng.api.controllers.vnfpkgm import content as vnfpkgm_content
-from tacker_ng.api.middleware import auth, dispatch, problem
+from tacker_ng.api.middleware import auth, dispatch, problem, sanity
 
 HEALTHCHECK_PATH = "/healthcheck"
 
@@ -63,7 +64,7 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     """The full WSGI application as configured in ``conf``."""
     api = build_pecan_app()
     app = dispatch.PathRouter(
-        auth.wrap(api, conf),
+        auth.wrap(sanity.JsonBodyGuard(api, conf), conf),
         {
             # The list of APIs and the load balancer probe need no login.
             "/": api,

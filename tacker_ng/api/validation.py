@@ -1,11 +1,11 @@
 """Request bodies: media type, JSON syntax and jsonschema, or a 4xx."""
 
-import json
 from typing import Any
 
 import jsonschema
 
 from tacker_ng import exceptions
+from tacker_ng.api.middleware import sanity
 
 JSON = "application/json"
 MERGE_PATCH = "application/merge-patch+json"
@@ -49,10 +49,12 @@ def parse_json(
             f"Content-Type must be {media_type}, not "
             f"'{content_type or 'none'}'."
         )
-    try:
-        body = json.loads(request.body or b"")
-    except ValueError as exc:
-        raise exceptions.BadRequest(f"Malformed JSON body: {exc}") from exc
+    if sanity.JSON_BODY in request.environ:
+        body = request.environ[sanity.JSON_BODY]
+    elif request.body:
+        body = sanity.decode(request.body)
+    else:
+        raise exceptions.BadRequest("The request body is empty.")
     if schema is not None:
         validate(body, schema)
     return body

@@ -78,6 +78,30 @@ opts = [
         help="Largest number of items in one page of a list response; "
         "larger lists carry a Link header to the next page.",
     ),
+    cfg.IntOpt(
+        "max_json_depth",
+        default=32,
+        min=2,
+        max=500,
+        help="Deepest nesting of objects and arrays accepted in a JSON "
+        "request body (SOL003 bodies need about 10; additionalParams "
+        "more). Deeper bodies get 400.",
+    ),
+    cfg.IntOpt(
+        "max_json_values",
+        default=20000,
+        min=10,
+        help="Most values (objects, arrays, strings, numbers, ...) "
+        "accepted in one JSON request body; more get 400.",
+    ),
+    cfg.IntOpt(
+        "max_json_string_length",
+        default=65536,
+        min=64,
+        help="Longest string (key or value, in characters) accepted in a "
+        "JSON request body; longer ones get 400. The body as a whole is "
+        "limited by [oslo_middleware] max_request_body_size.",
+    ),
     cfg.BoolOpt(
         "enable_proxy_headers_parsing",
         default=False,

@@ -24,11 +24,12 @@ from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log as logging
 from sqlalchemy import orm
 
-from tacker_ng.db import sqlite
+from tacker_ng.db import mysql, sqlite
 
 LOG = logging.getLogger(__name__)
 
 sqlite.install()
+mysql.install()
 
 #: Process-wide transaction factory, configured from ``[database]``.
 context_manager = enginefacade.transaction_context()

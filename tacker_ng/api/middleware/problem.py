@@ -12,7 +12,9 @@ import json
 
 import webob
 
+from tacker_ng import exceptions
 from tacker_ng.api import errors, versions
+from tacker_ng.api.middleware import sanity
 
 #: Paths whose error bodies belong to someone else (load balancer probes).
 _PASSTHROUGH_PREFIXES = ("/healthcheck",)
@@ -60,6 +62,15 @@ class ProblemDetailsMiddleware:
         self.app = app
 
     def __call__(self, environ, start_response):
+        try:
+            # Before anything reads the path: webob fails on non-UTF-8.
+            sanity.check_url(environ)
+        except exceptions.TackerNgError as exc:
+            resp = errors.from_exception(exc)
+            fmt = errors.error_format_for(environ.get("PATH_INFO") or "/")
+            if not fmt.owns(resp):
+                resp = self._rewrite(resp, fmt)
+            return resp(environ, start_response)
         req = webob.Request(environ)
         try:
             resp = req.get_response(self.app)
