@@ -85,13 +85,18 @@ def check_url(
     address is allowed. An unresolvable name passes here (it fails, in
     the same words as any unreachable host, when used)."""
     schemes = tuple(s.lower() for s in schemes)
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme.lower() not in schemes or not parts.hostname:
-        raise BadOutboundUrl(what=what, schemes=" or ".join(schemes))
+    bad = BadOutboundUrl(what=what, schemes=" or ".join(schemes))
     try:
+        parts = urllib.parse.urlsplit(url)
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-    except ValueError as exc:
-        raise BadOutboundUrl(what=what, schemes=" or ".join(schemes)) from exc
+        if parts.hostname:
+            # A name that IDNA cannot encode (a label over 63 octets, an
+            # empty label) is no host name; connecting would fail oddly.
+            parts.hostname.encode("idna")
+    except (ValueError, UnicodeError) as exc:
+        raise bad from exc
+    if parts.scheme.lower() not in schemes or not parts.hostname:
+        raise bad
     networks = deny_networks(conf)
     try:
         addresses = _resolve(parts.hostname, port)

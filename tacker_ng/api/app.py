@@ -7,7 +7,10 @@ authentication and the JSON body guard, then pecan with the context,
 Version and error hooks.
 """
 
+import json
+
 import pecan
+import webob
 from oslo_config import cfg
 from oslo_middleware import (
     healthcheck,
@@ -16,12 +19,30 @@ from oslo_middleware import (
     sizelimit,
 )
 
-from tacker_ng.api import hooks, pecan_patches, rendering
+from tacker_ng.api import hooks, openapi, pecan_patches, rendering
 from tacker_ng.api.controllers import root
 from tacker_ng.api.controllers.vnfpkgm import content as vnfpkgm_content
 from tacker_ng.api.middleware import auth, dispatch, problem, sanity
 
 HEALTHCHECK_PATH = "/healthcheck"
+OPENAPI_PATH = "/openapi.json"
+
+
+def _openapi_app():
+    """``GET /openapi.json``: the API's own OpenAPI document (no login,
+    like ``/``; it describes the routes, not anyone's data)."""
+    body = json.dumps(openapi.build_document(), sort_keys=True).encode()
+
+    def serve(environ, start_response):
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+            resp = webob.Response(status=405, headers={"Allow": "GET"})
+            return resp(environ, start_response)
+        resp = webob.Response(
+            body=body, content_type="application/json", charset=None
+        )
+        return resp(environ, start_response)
+
+    return serve
 
 
 def build_pecan_app() -> pecan.Pecan:
@@ -68,6 +89,7 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
         {
             # The list of APIs and the load balancer probe need no login.
             "/": api,
+            OPENAPI_PATH: _openapi_app(),
             HEALTHCHECK_PATH: healthcheck.Healthcheck(
                 None, {"oslo_config_config": conf}
             ),

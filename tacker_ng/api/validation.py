@@ -42,7 +42,17 @@ def validate(body: Any, schema: dict) -> None:
 def parse_json(
     request, schema: dict | None = None, media_type: str = JSON
 ) -> Any:
-    """The request's JSON body, checked against ``schema`` if given."""
+    """The request's JSON body, checked against ``schema`` if given.
+
+    No body at all is the caller's mistake of a missing body (400, as
+    SOL013 lists it), whatever Content-Type; a body of another type is
+    415.
+    """
+    if not request.body:
+        raise exceptions.BadRequest(
+            f"The request body is missing: a {media_type} document is "
+            "required."
+        )
     content_type = (request.content_type or "").split(";")[0].strip()
     if content_type != media_type:
         raise exceptions.UnsupportedMediaType(
@@ -51,10 +61,8 @@ def parse_json(
         )
     if sanity.JSON_BODY in request.environ:
         body = request.environ[sanity.JSON_BODY]
-    elif request.body:
-        body = sanity.decode(request.body)
     else:
-        raise exceptions.BadRequest("The request body is empty.")
+        body = sanity.decode(request.body)
     if schema is not None:
         validate(body, schema)
     return body

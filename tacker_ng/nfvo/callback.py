@@ -83,7 +83,7 @@ def _oauth2_token(
             verify=verify,
             allow_redirects=False,
         )
-    except requests.RequestException as exc:
+    except (requests.RequestException, ValueError, UnicodeError) as exc:
         raise _unreachable("OAuth2 token endpoint", exc) from exc
     if resp.status_code != 200:
         raise CallbackError(
@@ -135,5 +135,5 @@ def send(
                 verify=verify,
                 allow_redirects=False,
             )
-        except requests.RequestException as exc:
+        except (requests.RequestException, ValueError, UnicodeError) as exc:
             raise _unreachable("callbackUri", exc) from exc

@@ -18,7 +18,7 @@ import yaml
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models
 from tacker_ng.db.types import utcnow
-from tacker_ng.packages import builder, catalog, csar
+from tacker_ng.packages import builder, catalog, csar, store
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "vnf_packages" / "heat_vdu_affinity"
@@ -68,6 +68,10 @@ def onboard(context, data: bytes, project_id: str | None = None) -> dict:
     dest = catalog.package_dir(package_id)
     dest.parent.mkdir(parents=True, exist_ok=True)
     contents = csar.extract_csar(io.BytesIO(data), dest)
+    # The archive too, as onboarding keeps it (GET package_content).
+    archive = store.archive_path(package_id)
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    archive.write_bytes(data)
     vnfd = contents.vnfd
     row = {
         "id": package_id,

@@ -71,7 +71,18 @@ def test_denied_urls(production, url):
 
 
 @pytest.mark.parametrize(
-    "url", ["ftp://nfvo.example/", "file:///etc/passwd", "http:///x", "x"]
+    "url",
+    [
+        "ftp://nfvo.example/",
+        "file:///etc/passwd",
+        "http:///x",
+        "x",
+        "https://" + "0" * 300,
+        "https://" + "a" * 70 + ".example/",
+        "http://[::1",
+        "http://nfvo.example:99999/",
+        "http://a..b/",
+    ],
 )
 def test_bad_urls(production, url):
     with pytest.raises(outbound.BadOutboundUrl):
