@@ -32,6 +32,9 @@ Obj = dict[str, Any]
 NAMESPACES = lookup("", "v1", "namespaces")
 SERVICEACCOUNTS = lookup("", "v1", "serviceaccounts")
 CONFIGMAPS = lookup("", "v1", "configmaps")
+#: Registries with ReturnDeletedObject: DELETE answers with the object.
+RETURN_DELETED = {"Pod", "Service", "PersistentVolumeClaim",
+                  "ServiceAccount"}
 
 
 def respond(body: Any, status: int = 200, headers: dict | None = None
@@ -351,7 +354,7 @@ class Api:
         result, removed = deletion.delete(self.store, path.res, obj,
                                           options)
         self.cluster.kick()
-        if removed and path.res.kind != "Pod":
+        if removed and path.res.kind not in RETURN_DELETED:
             details = {"name": path.name, "kind": path.res.plural,
                        "uid": obj["metadata"]["uid"]}
             if path.res.group:

@@ -185,7 +185,9 @@ def _workload_causes(obj: Obj, old: Obj | None) -> list[dict]:
         causes.append(errors.invalid_value(
             "spec.replicas", replicas, "must be greater than or equal to 0"))
     selector = spec.get("selector")
-    if not selector or not (selector.get("matchLabels")
+    if selector is None:
+        pass  # reported as required by the schema
+    elif not (selector.get("matchLabels")
                             or selector.get("matchExpressions")):
         causes.append(errors.invalid_value(
             "spec.selector", "v1.LabelSelector{MatchLabels:map[string]"
