@@ -81,7 +81,7 @@ async def _serve(args: argparse.Namespace) -> None:
     cluster.bootstrap(_node_specs(args))
     control_loop = asyncio.get_running_loop().create_task(cluster.run())
     srv = server.Server(cluster, token, f"{args.bind}:{args.port}")
-    runner = web.AppRunner(srv.app(), access_log=None)
+    runner = web.AppRunner(srv.app(), access_log=None, shutdown_timeout=2)
     await runner.setup()
     site = web.TCPSite(runner, args.bind, args.port,
                        ssl_context=server.ssl_context(
@@ -116,6 +116,8 @@ async def _serve(args: argparse.Namespace) -> None:
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     control_loop.cancel()
+    for registration in list(cluster.store.watches):
+        registration.queue.put_nowait(None)  # ends open watch streams
     await runner.cleanup()
 
 

@@ -94,6 +94,8 @@ async def serve(api: Any, request: web.Request, path: Any
                                                remaining)
             except TimeoutError:
                 break
+            if event is None:  # the server is stopping
+                break
             item = _translate(event, matches)
             if item:
                 await response.write(_line(*item))
