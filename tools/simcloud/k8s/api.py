@@ -9,93 +9,35 @@ subresources.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import defaults
-from tools.simcloud.k8s import deletion
-from tools.simcloud.k8s import errors
-from tools.simcloud.k8s import fields
-from tools.simcloud.k8s import patch as patching
-from tools.simcloud.k8s import schema
+from tools.simcloud.k8s import (
+    admission,
+    defaults,
+    deletion,
+    errors,
+    fields,
+    schema,
+    subresources,
+    tables,
+    validation,
+    watch,
+)
 from tools.simcloud.k8s import labelsel as selectors
-from tools.simcloud.k8s import subresources
-from tools.simcloud.k8s import tables
-from tools.simcloud.k8s import validation
-from tools.simcloud.k8s import watch
+from tools.simcloud.k8s import patch as patching
 from tools.simcloud.k8s.resources import Resource
-from tools.simcloud.k8s.resources import lookup
+from tools.simcloud.k8s.rest import (
+    Path,
+    parse_path,
+    read_body,
+    respond,
+)
 
 Obj = dict[str, Any]
-NAMESPACES = lookup("", "v1", "namespaces")
-SERVICEACCOUNTS = lookup("", "v1", "serviceaccounts")
-CONFIGMAPS = lookup("", "v1", "configmaps")
 #: Registries with ReturnDeletedObject: DELETE answers with the object.
-RETURN_DELETED = {"Pod", "Service", "PersistentVolumeClaim",
-                  "ServiceAccount"}
-
-
-def respond(body: Any, status: int = 200, headers: dict | None = None
-            ) -> web.Response:
-    return web.Response(
-        body=json.dumps(body, separators=(",", ":")).encode(),
-        status=status, content_type="application/json", headers=headers)
-
-
-def error_response(exc: errors.ApiError) -> web.Response:
-    return respond(exc.status(), exc.code)
-
-
-async def read_body(request: web.Request) -> Any:
-    raw = await request.read()
-    ctype = request.content_type or "application/json"
-    if "protobuf" in ctype:
-        raise errors.unsupported_media(ctype)
-    try:
-        if "yaml" in ctype:
-            import yaml
-
-            return yaml.safe_load(raw)
-        return json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise errors.bad_request(
-            f"couldn't get version/kind; json parse error: {exc}") from exc
-
-
-class Path:
-    """A parsed resource path."""
-
-    def __init__(self, res: Resource, namespace: str | None,
-                 name: str | None, sub: str | None) -> None:
-        self.res, self.namespace, self.name, self.sub = (res, namespace,
-                                                         name, sub)
-
-
-def parse_path(group: str, version: str, parts: list[str]) -> Path:
-    def res_of(plural: str) -> Resource:
-        res = lookup(group, version, plural)
-        if res is None:
-            raise errors.ApiError(404, "NotFound",
-                                  "the server could not find the requested "
-                                  "resource", {})
-        return res
-
-    if len(parts) >= 3 and parts[0] == "namespaces" and (
-            group or parts[2] not in ("status", "finalize")):
-        res = res_of(parts[2])
-        if not res.namespaced:
-            raise errors.ApiError(404, "NotFound", "the server could not "
-                                  "find the requested resource", {})
-        return Path(res, parts[1], parts[3] if len(parts) > 3 else None,
-                    parts[4] if len(parts) > 4 else None)
-    if not parts or len(parts) > 3:
-        raise errors.ApiError(404, "NotFound", "the server could not find "
-                              "the requested resource", {})
-    res = res_of(parts[0])
-    return Path(res, None, parts[1] if len(parts) > 1 else None,
-                parts[2] if len(parts) > 2 else None)
+RETURN_DELETED = {"Pod", "Service", "PersistentVolumeClaim", "ServiceAccount"}
 
 
 class Api:
@@ -106,8 +48,9 @@ class Api:
         self.store = cluster.store
 
     # entry point -----------------------------------------------------
-    async def handle(self, request: web.Request, group: str, version: str,
-                     parts: list[str]) -> web.StreamResponse:
+    async def handle(
+        self, request: web.Request, group: str, version: str, parts: list[str]
+    ) -> web.StreamResponse:
         path = parse_path(group, version, parts)
         if path.sub:
             return await subresources.handle(self, request, path)
@@ -132,26 +75,38 @@ class Api:
             return respond(self.replace(path, body, request.query))
         if method == "PATCH":
             body = await read_body(request)
-            return respond(self.patch(path, body, request.content_type,
-                                      request.query))
+            return respond(
+                self.patch(path, body, request.content_type, request.query)
+            )
         if method == "DELETE":
             body = await read_body(request) if request.can_read_body else None
             return self.delete(path, body or {}, request.query)
         raise errors.method_not_allowed()
 
     def warnings(self, obj: Obj) -> dict | None:
-        dropped = obj.pop("__dropped__", None) if isinstance(obj, dict) \
-            else None
+        dropped = (
+            obj.pop("__dropped__", None) if isinstance(obj, dict) else None
+        )
         if not dropped:
             return None
-        return {"Warning": ", ".join(f'299 - "unknown field \\"{d}\\""'
-                                     for d in dropped)}
+        return {
+            "Warning": ", ".join(
+                f'299 - "unknown field \\"{d}\\""' for d in dropped
+            )
+        }
 
-    def render(self, request: web.Request, res: Resource, obj: Obj
-               ) -> web.Response:
+    def render(
+        self, request: web.Request, res: Resource, obj: Obj
+    ) -> web.Response:
         if tables.wants_table(request.headers.get("Accept", "")):
-            return respond(tables.table(res, [obj], str(self.store.rv),
-                                        request.query.get("includeObject")))
+            return respond(
+                tables.table(
+                    res,
+                    [obj],
+                    str(self.store.rv),
+                    request.query.get("includeObject"),
+                )
+            )
         return respond(obj)
 
     # reads -----------------------------------------------------------
@@ -162,91 +117,49 @@ class Api:
             raise errors.bad_request(str(exc)) from exc
         field_sel = fields.parse(path.res.kind, query.get("fieldSelector"))
         items = self.store.list(path.res, path.namespace)
-        out = [o for o in items
-               if label_sel.matches(o["metadata"].get("labels"))
-               and fields.matches(field_sel, o)]
-        out.sort(key=lambda o: (o["metadata"].get("namespace", ""),
-                                o["metadata"]["name"]))
+        out = [
+            o
+            for o in items
+            if label_sel.matches(o["metadata"].get("labels"))
+            and fields.matches(field_sel, o)
+        ]
+        out.sort(
+            key=lambda o: (
+                o["metadata"].get("namespace", ""),
+                o["metadata"]["name"],
+            )
+        )
         return out
 
     def list(self, request: web.Request, path: Path) -> web.Response:
         items = self.selected(path, request.query)
         rv = str(self.store.rv)
         if tables.wants_table(request.headers.get("Accept", "")):
-            return respond(tables.table(path.res, items, rv,
-                                        request.query.get("includeObject")))
-        return respond({
-            "kind": f"{path.res.kind}List",
-            "apiVersion": path.res.api_version,
-            "metadata": {"resourceVersion": rv},
-            "items": items,
-        })
+            return respond(
+                tables.table(
+                    path.res, items, rv, request.query.get("includeObject")
+                )
+            )
+        return respond(
+            {
+                "kind": f"{path.res.kind}List",
+                "apiVersion": path.res.api_version,
+                "metadata": {"resourceVersion": rv},
+                "items": items,
+            }
+        )
 
     # writes ----------------------------------------------------------
-    def _prepare(self, path: Path, body: Any, query: Any) -> Obj:
-        res = path.res
-        if not isinstance(body, dict):
-            raise errors.bad_request("Object 'Kind' is missing in "
-                                     f"'{json.dumps(body)}'")
-        obj = copy.deepcopy(body)
-        if obj.get("apiVersion") and obj["apiVersion"] != res.api_version:
-            raise errors.bad_request(
-                f"the API version in the data ({obj['apiVersion']}) does "
-                f"not match the expected API version ({res.api_version})")
-        if obj.get("kind") and obj["kind"] != res.kind:
-            raise errors.bad_request(
-                f"the kind in the data ({obj['kind']}) does not match the "
-                f"expected kind ({res.kind})")
-        obj["apiVersion"], obj["kind"] = res.api_version, res.kind
-        meta = obj.setdefault("metadata", {})
-        if not isinstance(meta, dict):
-            raise errors.bad_request("metadata must be an object")
-        if res.namespaced:
-            ns = meta.get("namespace") or path.namespace
-            if path.namespace and ns != path.namespace:
-                raise errors.bad_request(
-                    "the namespace of the provided object does not match "
-                    "the namespace sent on the request")
-            meta["namespace"] = ns
-        else:
-            meta.pop("namespace", None)
-        if query.get("fieldValidation") == "Strict":
-            unknown = schema.unknown_fields(obj)
-            if unknown:
-                names = ", ".join(
-                    f'unknown field "{schema.field_path([*p, k])}"'
-                    for p, k in unknown)
-                raise errors.bad_request(f"strict decoding error: {names}")
-        dropped = schema.drop_unknown_fields(obj)
-        if dropped:
-            obj["__dropped__"] = dropped
-        return obj
-
-    def _admit_namespace(self, res: Resource, obj: Obj) -> None:
-        if not res.namespaced:
-            return
-        ns_name = obj["metadata"].get("namespace")
-        ns = self.store.get(NAMESPACES, None, ns_name)
-        if ns is None:
-            raise errors.not_found("namespaces", "", ns_name)
-        if ns["metadata"].get("deletionTimestamp"):
-            name = obj["metadata"].get("name", "")
-            raise errors.forbidden(
-                f'{errors.qualified(res.plural, res.group)} "{name}" is '
-                f"forbidden: unable to create new content in namespace "
-                f"{ns_name} because it is being terminated",
-                {"name": name, "kind": res.plural})
-
     def create(self, path: Path, body: Any, query: Any) -> Obj:
         res = path.res
-        obj = self._prepare(path, body, query)
+        obj = admission.prepare(path, body, query)
         dropped = obj.pop("__dropped__", None)
         defaults.generate_name(obj["metadata"])
         validation.validate(obj, res.kind, res.namespaced)
-        self._admit_namespace(res, obj)
+        admission.admit_namespace(self.store, res, obj)
         defaults.apply(res.kind, obj)
         if res.kind == "Pod":
-            self._admit_service_account(obj)
+            admission.admit_service_account(self.store, obj)
         obj["metadata"].pop("resourceVersion", None)
         if query.get("dryRun") == "All":
             return obj
@@ -257,18 +170,9 @@ class Api:
             return dict(stored, __dropped__=dropped)
         return stored
 
-    def _admit_service_account(self, obj: Obj) -> None:
-        ns = obj["metadata"]["namespace"]
-        sa = obj["spec"]["serviceAccountName"]
-        if self.store.get(SERVICEACCOUNTS, ns, sa) is None:
-            name = obj["metadata"]["name"]
-            raise errors.forbidden(
-                f'pods "{name}" is forbidden: error looking up service '
-                f'account {ns}/{sa}: serviceaccount "{sa}" not found',
-                {"name": name, "kind": "pods"})
-
-    def write(self, res: Resource, old: Obj, obj: Obj, *, status: bool,
-              query: Any) -> Obj:
+    def write(
+        self, res: Resource, old: Obj, obj: Obj, *, status: bool, query: Any
+    ) -> Obj:
         """Store a new version of ``old`` (PUT, PATCH, subresources)."""
         obj["metadata"]["name"] = old["metadata"]["name"]
         if res.namespaced:
@@ -276,14 +180,18 @@ class Api:
         if status:
             new = copy.deepcopy(old)
             new["status"] = obj.get("status")
-            new["metadata"]["resourceVersion"] = obj["metadata"].get(
-                "resourceVersion") or ""
+            new["metadata"]["resourceVersion"] = (
+                obj["metadata"].get("resourceVersion") or ""
+            )
             obj = new
         elif res.has_status:
             obj["status"] = copy.deepcopy(old.get("status"))
         validation.validate(obj, res.kind, res.namespaced, old)
-        defaults.apply(res.kind, obj) if res.kind != "Pod" else \
-            defaults.pod_spec(obj.setdefault("spec", {}))
+        defaults.apply(
+            res.kind, obj
+        ) if res.kind != "Pod" else defaults.pod_spec(
+            obj.setdefault("spec", {})
+        )
         if res.kind == "Pod" and not status:
             subresources.check_pod_update(old, obj)
         if res.kind == "Service":
@@ -297,51 +205,64 @@ class Api:
 
     def replace(self, path: Path, body: Any, query: Any) -> Obj:
         old = self.store.must_get(path.res, path.namespace, path.name)
-        obj = self._prepare(path, body, query)
+        obj = admission.prepare(path, body, query)
         obj.pop("__dropped__", None)
         if obj["metadata"].get("name") != path.name:
             raise errors.bad_request(
                 f"the name of the object ({obj['metadata'].get('name')}) "
-                f"does not match the name on the URL ({path.name})")
+                f"does not match the name on the URL ({path.name})"
+            )
         return self.write(path.res, old, obj, status=False, query=query)
 
-    def apply_patch(self, res: Resource, current: Obj, body: Any,
-                    content_type: str) -> Obj:
+    def apply_patch(
+        self, res: Resource, current: Obj, body: Any, content_type: str
+    ) -> Obj:
         try:
             if content_type == "application/merge-patch+json":
                 if not isinstance(body, dict):
-                    raise patching.PatchError("merge patch must be an "
-                                              "object")
+                    raise patching.PatchError("merge patch must be an object")
                 return patching.merge_patch(current, body)
             if content_type == "application/strategic-merge-patch+json":
                 top = schema.kind_schema(res.api_version, res.kind)
-                return patching.strategic_merge(current, body, top,
-                                                schema.resolve)
+                return patching.strategic_merge(
+                    current, body, top, schema.resolve
+                )
             if content_type == "application/json-patch+json":
                 return patching.json_patch(current, body)
         except patching.PatchError as exc:
             raise errors.ApiError(422, "Invalid", str(exc), {}) from exc
         raise errors.unsupported_media(content_type)
 
-    def patch(self, path: Path, body: Any, content_type: str, query: Any,
-              status: bool = False) -> Obj:
+    def patch(
+        self,
+        path: Path,
+        body: Any,
+        content_type: str,
+        query: Any,
+        status: bool = False,
+    ) -> Obj:
         old = self.store.must_get(path.res, path.namespace, path.name)
         new = self.apply_patch(path.res, old, body, content_type)
         if not isinstance(new, dict):
             raise errors.bad_request("patch result is not an object")
         new.setdefault("metadata", {})
-        if new["metadata"].get("resourceVersion") == \
-                old["metadata"]["resourceVersion"]:
+        if (
+            new["metadata"].get("resourceVersion")
+            == old["metadata"]["resourceVersion"]
+        ):
             new["metadata"].pop("resourceVersion")  # no precondition given
-        obj = self._prepare(path, new, query)
+        obj = admission.prepare(path, new, query)
         obj.pop("__dropped__", None)
         return self.write(path.res, old, obj, status=status, query=query)
 
     def delete(self, path: Path, body: Obj, query: Any) -> web.Response:
         obj = self.store.must_get(path.res, path.namespace, path.name)
         options = dict(body or {})
-        for key in ("gracePeriodSeconds", "propagationPolicy",
-                    "orphanDependents"):
+        for key in (
+            "gracePeriodSeconds",
+            "propagationPolicy",
+            "orphanDependents",
+        ):
             if key in query:
                 value = query[key]
                 if key == "gracePeriodSeconds":
@@ -351,29 +272,45 @@ class Api:
                 options[key] = value
         if query.get("dryRun") == "All":
             return respond(obj)
-        result, removed = deletion.delete(self.store, path.res, obj,
-                                          options)
+        result, removed = deletion.delete(self.store, path.res, obj, options)
         self.cluster.kick()
         if removed and path.res.kind not in RETURN_DELETED:
-            details = {"name": path.name, "kind": path.res.plural,
-                       "uid": obj["metadata"]["uid"]}
+            details = {
+                "name": path.name,
+                "kind": path.res.plural,
+                "uid": obj["metadata"]["uid"],
+            }
             if path.res.group:
                 details["group"] = path.res.group
-            return respond({"kind": "Status", "apiVersion": "v1",
-                            "metadata": {}, "status": "Success",
-                            "details": details})
+            return respond(
+                {
+                    "kind": "Status",
+                    "apiVersion": "v1",
+                    "metadata": {},
+                    "status": "Success",
+                    "details": details,
+                }
+            )
         return respond(result)
 
-    def delete_collection(self, request: web.Request, path: Path
-                          ) -> web.Response:
+    def delete_collection(
+        self, request: web.Request, path: Path
+    ) -> web.Response:
         items = self.selected(path, request.query)
         for obj in items:
-            current = self.store.get(path.res, obj["metadata"].get(
-                "namespace"), obj["metadata"]["name"])
+            current = self.store.get(
+                path.res,
+                obj["metadata"].get("namespace"),
+                obj["metadata"]["name"],
+            )
             if current is not None:
                 deletion.delete(self.store, path.res, current, {})
         self.cluster.kick()
-        return respond({"kind": f"{path.res.kind}List",
-                        "apiVersion": path.res.api_version,
-                        "metadata": {"resourceVersion": str(self.store.rv)},
-                        "items": items})
+        return respond(
+            {
+                "kind": f"{path.res.kind}List",
+                "apiVersion": path.res.api_version,
+                "metadata": {"resourceVersion": str(self.store.rv)},
+                "items": items,
+            }
+        )

@@ -24,22 +24,28 @@ class SimK8sControl:
         self._token = token
         self._ssl = ssl.create_default_context(cafile=ca_path)
 
-    def _call(self, method: str, path: str, body: Any = None,
-              auth: bool = True) -> Any:
+    def _call(
+        self, method: str, path: str, body: Any = None, auth: bool = True
+    ) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.endpoint + path, data=data,
-                                     method=method)
+        req = urllib.request.Request(
+            self.endpoint + path, data=data, method=method
+        )
         req.add_header("Content-Type", "application/json")
         if auth:
             req.add_header("Authorization", f"Bearer {self._token}")
         try:
-            with urllib.request.urlopen(req, context=self._ssl,  # noqa: S310
-                                        timeout=10) as resp:
+            with urllib.request.urlopen(
+                req,
+                context=self._ssl,  # noqa: S310
+                timeout=10,
+            ) as resp:
                 raw = resp.read()
         except urllib.error.HTTPError as exc:
-            raise ControlError(f"{method} {path}: {exc.code} "
-                               f"{exc.read().decode(errors='replace')}"
-                               ) from exc
+            raise ControlError(
+                f"{method} {path}: {exc.code} "
+                f"{exc.read().decode(errors='replace')}"
+            ) from exc
         try:
             return json.loads(raw)
         except ValueError:
@@ -65,21 +71,36 @@ class SimK8sControl:
     def node_ready(self, name: str) -> dict:
         return self._call("POST", f"/simcloud/v1/nodes/{name}/ready", {})
 
-    def add_node(self, name: str, labels: dict | None = None,
-                 taints: list | None = None,
-                 allocatable: dict | None = None) -> dict:
-        spec = {"name": name, "labels": labels or {}, "taints": taints or [],
-                "allocatable": allocatable or {}}
+    def add_node(
+        self,
+        name: str,
+        labels: dict | None = None,
+        taints: list | None = None,
+        allocatable: dict | None = None,
+    ) -> dict:
+        spec = {
+            "name": name,
+            "labels": labels or {},
+            "taints": taints or [],
+            "allocatable": allocatable or {},
+        }
         return self._call("POST", "/simcloud/v1/nodes", spec)
 
     def delete_node(self, name: str) -> dict:
         return self._call("DELETE", f"/simcloud/v1/nodes/{name}")
 
-    def crash_loop(self, namespace: str, pod: str, enabled: bool = True,
-                   containers: list[str] | None = None) -> dict:
+    def crash_loop(
+        self,
+        namespace: str,
+        pod: str,
+        enabled: bool = True,
+        containers: list[str] | None = None,
+    ) -> dict:
         body: dict[str, Any] = {"enabled": enabled}
         if containers:
             body["containers"] = containers
         return self._call(
-            "POST", f"/simcloud/v1/namespaces/{namespace}/pods/{pod}/"
-            "crashloop", body)
+            "POST",
+            f"/simcloud/v1/namespaces/{namespace}/pods/{pod}/crashloop",
+            body,
+        )

@@ -26,8 +26,11 @@ TIMINGS = ("ready_delay", "terminate_delay", "crash_interval", "heartbeat")
 
 
 def _json(body: Any, status: int = 200) -> web.Response:
-    return web.Response(body=json.dumps(body).encode(), status=status,
-                        content_type="application/json")
+    return web.Response(
+        body=json.dumps(body).encode(),
+        status=status,
+        content_type="application/json",
+    )
 
 
 async def _body(request: web.Request) -> dict:
@@ -40,18 +43,24 @@ async def _body(request: web.Request) -> dict:
     return data or {}
 
 
-async def handle(cluster: Any, request: web.Request, parts: list[str]
-                 ) -> web.Response:
+async def handle(
+    cluster: Any, request: web.Request, parts: list[str]
+) -> web.Response:
     if parts[:1] != ["v1"]:
         raise errors.ApiError(404, "NotFound", "no such simcloud path", {})
     parts, method = parts[1:], request.method
     store = cluster.store
     if parts == ["state"] and method == "GET":
         pods = store.list(PODS)
-        return _json({"passes": cluster.passes, "resourceVersion": store.rv,
-                      "nodes": len(store.list(NODES)), "pods": len(pods),
-                      "config": {k: getattr(cluster.config, k)
-                                 for k in TIMINGS}})
+        return _json(
+            {
+                "passes": cluster.passes,
+                "resourceVersion": store.rv,
+                "nodes": len(store.list(NODES)),
+                "pods": len(pods),
+                "config": {k: getattr(cluster.config, k) for k in TIMINGS},
+            }
+        )
     if parts == ["config"] and method == "PUT":
         body = await _body(request)
         for key in TIMINGS:
@@ -62,8 +71,9 @@ async def handle(cluster: Any, request: web.Request, parts: list[str]
         spec = await _body(request)
         if not spec.get("name"):
             raise errors.bad_request("a node spec needs a name")
-        node = store.create(NODES, nodes_mod.build(spec, len(
-            store.list(NODES))))
+        node = store.create(
+            NODES, nodes_mod.build(spec, len(store.list(NODES)))
+        )
         cluster.kick()
         return _json(node, 201)
     if len(parts) == 2 and parts[0] == "nodes" and method == "DELETE":
@@ -71,19 +81,29 @@ async def handle(cluster: Any, request: web.Request, parts: list[str]
         store.remove(NODES, node)
         cluster.kick()
         return _json({"deleted": parts[1]})
-    if len(parts) == 3 and parts[0] == "nodes" and method == "POST" and \
-            parts[2] in ("ready", "notready"):
+    if (
+        len(parts) == 3
+        and parts[0] == "nodes"
+        and method == "POST"
+        and parts[2] in ("ready", "notready")
+    ):
         node = cluster.kubelet.set_node_ready(parts[1], parts[2] == "ready")
         cluster.kick()
         return _json(node)
-    if len(parts) == 5 and parts[0] == "namespaces" and \
-            parts[2] == "pods" and parts[4] == "crashloop" and \
-            method == "POST":
+    if (
+        len(parts) == 5
+        and parts[0] == "namespaces"
+        and parts[2] == "pods"
+        and parts[4] == "crashloop"
+        and method == "POST"
+    ):
         body = await _body(request)
         pod = store.must_get(PODS, parts[1], parts[3])
-        cluster.kubelet.crash_loop(pod, body.get("containers"),
-                                   bool(body.get("enabled", True)))
+        cluster.kubelet.crash_loop(
+            pod, body.get("containers"), bool(body.get("enabled", True))
+        )
         cluster.kick()
-        return _json({"pod": parts[3], "crashloop":
-                      bool(body.get("enabled", True))})
+        return _json(
+            {"pod": parts[3], "crashloop": bool(body.get("enabled", True))}
+        )
     raise errors.ApiError(404, "NotFound", "no such simcloud path", {})

@@ -32,8 +32,7 @@ def _container(c: Obj) -> None:
     image = c.get("image") or ""
     tag = image.rsplit("/", 1)[-1]
     if "imagePullPolicy" not in c:
-        latest = "@" not in tag and (":" not in tag
-                                     or tag.endswith(":latest"))
+        latest = "@" not in tag and (":" not in tag or tag.endswith(":latest"))
         c["imagePullPolicy"] = "Always" if latest else "IfNotPresent"
     c.setdefault("terminationMessagePath", "/dev/termination-log")
     c.setdefault("terminationMessagePolicy", "File")
@@ -54,17 +53,20 @@ def pod_spec(spec: Obj) -> None:
     spec.setdefault("schedulerName", "default-scheduler")
     spec.setdefault("terminationGracePeriodSeconds", 30)
     spec.setdefault("securityContext", {})
-    for c in (spec.get("containers") or []) + (spec.get("initContainers")
-                                               or []):
+    for c in (spec.get("containers") or []) + (
+        spec.get("initContainers") or []
+    ):
         _container(c)
 
 
 def _qos(spec: Obj) -> str:
     containers = spec.get("containers") or []
-    requests = [(c.get("resources") or {}).get("requests") or {}
-                for c in containers]
-    limits = [(c.get("resources") or {}).get("limits") or {}
-              for c in containers]
+    requests = [
+        (c.get("resources") or {}).get("requests") or {} for c in containers
+    ]
+    limits = [
+        (c.get("resources") or {}).get("limits") or {} for c in containers
+    ]
     if not any(requests) and not any(limits):
         return "BestEffort"
     for req, lim in zip(requests, limits, strict=True):
@@ -81,20 +83,32 @@ def pod(obj: Obj) -> None:
     admission."""
     spec = obj.setdefault("spec", {})
     pod_spec(spec)
-    sa = spec.get("serviceAccountName") or spec.get("serviceAccount") \
+    sa = (
+        spec.get("serviceAccountName")
+        or spec.get("serviceAccount")
         or "default"
+    )
     spec["serviceAccountName"] = spec["serviceAccount"] = sa
     spec.setdefault("enableServiceLinks", True)
     spec.setdefault("priority", 0)
     spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
     tolerations = spec.setdefault("tolerations", [])
-    for key in ("node.kubernetes.io/not-ready",
-                "node.kubernetes.io/unreachable"):
-        if not any(t.get("key") == key and t.get("effect") in
-                   (None, "", "NoExecute") for t in tolerations):
-            tolerations.append({"key": key, "operator": "Exists",
-                                "effect": "NoExecute",
-                                "tolerationSeconds": 300})
+    for key in (
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ):
+        if not any(
+            t.get("key") == key and t.get("effect") in (None, "", "NoExecute")
+            for t in tolerations
+        ):
+            tolerations.append(
+                {
+                    "key": key,
+                    "operator": "Exists",
+                    "effect": "NoExecute",
+                    "tolerationSeconds": 300,
+                }
+            )
     status = obj.setdefault("status", {})
     status.setdefault("phase", "Pending")
     status["qosClass"] = _qos(spec)
@@ -136,8 +150,10 @@ def statefulset(obj: Obj) -> None:
     strategy.setdefault("type", "RollingUpdate")
     if strategy["type"] == "RollingUpdate":
         strategy.setdefault("rollingUpdate", {}).setdefault("partition", 0)
-    spec.setdefault("persistentVolumeClaimRetentionPolicy",
-                    {"whenDeleted": "Retain", "whenScaled": "Retain"})
+    spec.setdefault(
+        "persistentVolumeClaimRetentionPolicy",
+        {"whenDeleted": "Retain", "whenScaled": "Retain"},
+    )
     for claim in spec.get("volumeClaimTemplates") or []:
         claim.setdefault("spec", {}).setdefault("volumeMode", "Filesystem")
     _template(obj)
@@ -154,10 +170,15 @@ def daemonset(obj: Obj) -> None:
         ru.setdefault("maxUnavailable", 1)
         ru.setdefault("maxSurge", 0)
     _template(obj)
-    obj.setdefault("status", {"currentNumberScheduled": 0,
-                              "numberMisscheduled": 0,
-                              "desiredNumberScheduled": 0,
-                              "numberReady": 0})
+    obj.setdefault(
+        "status",
+        {
+            "currentNumberScheduled": 0,
+            "numberMisscheduled": 0,
+            "desiredNumberScheduled": 0,
+            "numberReady": 0,
+        },
+    )
 
 
 def service(obj: Obj) -> None:
@@ -193,8 +214,9 @@ def secret(obj: Obj) -> None:
 
 def namespace(obj: Obj) -> None:
     name = obj["metadata"]["name"]
-    obj["metadata"].setdefault("labels", {})[
-        "kubernetes.io/metadata.name"] = name
+    obj["metadata"].setdefault("labels", {})["kubernetes.io/metadata.name"] = (
+        name
+    )
     obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
     obj.setdefault("status", {}).setdefault("phase", "Active")
 
@@ -204,12 +226,17 @@ def pvc(obj: Obj) -> None:
     spec = obj.setdefault("spec", {})
     spec.setdefault("volumeMode", "Filesystem")
     spec.setdefault("storageClassName", "standard")
-    spec.setdefault("volumeName", "pvc-" + "".join(
-        random.choice(string.hexdigits.lower()) for _ in range(12)))
+    spec.setdefault(
+        "volumeName",
+        "pvc-"
+        + "".join(random.choice(string.hexdigits.lower()) for _ in range(12)),
+    )
     requests = (spec.get("resources") or {}).get("requests") or {}
-    obj["status"] = {"phase": "Bound",
-                     "accessModes": spec.get("accessModes") or [],
-                     "capacity": dict(requests)}
+    obj["status"] = {
+        "phase": "Bound",
+        "accessModes": spec.get("accessModes") or [],
+        "capacity": dict(requests),
+    }
 
 
 BY_KIND = {

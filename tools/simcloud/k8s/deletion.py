@@ -19,7 +19,8 @@ ORPHAN = "orphan"
 
 def _at(seconds: int) -> str:
     when = datetime.datetime.now(datetime.UTC) + datetime.timedelta(
-        seconds=seconds)
+        seconds=seconds
+    )
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -28,31 +29,47 @@ def check_preconditions(res: Resource, obj: Obj, options: Obj) -> None:
     meta = obj["metadata"]
     if pre.get("uid") and pre["uid"] != meta["uid"]:
         raise errors.conflict(
-            res.plural, res.group, meta["name"],
+            res.plural,
+            res.group,
+            meta["name"],
             f"Precondition failed: UID in precondition: {pre['uid']}, "
-            f"UID in object meta: {meta['uid']}")
-    if pre.get("resourceVersion") and \
-            pre["resourceVersion"] != meta["resourceVersion"]:
+            f"UID in object meta: {meta['uid']}",
+        )
+    if (
+        pre.get("resourceVersion")
+        and pre["resourceVersion"] != meta["resourceVersion"]
+    ):
         raise errors.conflict(
-            res.plural, res.group, meta["name"],
+            res.plural,
+            res.group,
+            meta["name"],
             f"Precondition failed: ResourceVersion in precondition: "
             f"{pre['resourceVersion']}, ResourceVersion in object meta: "
-            f"{meta['resourceVersion']}")
+            f"{meta['resourceVersion']}",
+        )
 
 
 def dependents(store: Store, owner: Obj) -> list[tuple[Resource, Obj]]:
     uid = owner["metadata"]["uid"]
-    return [(r, o) for r, o in store.iter_all()
-            if any(ref.get("uid") == uid
-                   for ref in o["metadata"].get("ownerReferences") or [])]
+    return [
+        (r, o)
+        for r, o in store.iter_all()
+        if any(
+            ref.get("uid") == uid
+            for ref in o["metadata"].get("ownerReferences") or []
+        )
+    ]
 
 
 def orphan_dependents(store: Store, owner: Obj) -> None:
     uid = owner["metadata"]["uid"]
     for res, obj in dependents(store, owner):
         new = copy.deepcopy(obj)
-        refs = [r for r in new["metadata"]["ownerReferences"]
-                if r.get("uid") != uid]
+        refs = [
+            r
+            for r in new["metadata"]["ownerReferences"]
+            if r.get("uid") != uid
+        ]
         if refs:
             new["metadata"]["ownerReferences"] = refs
         else:
@@ -61,8 +78,9 @@ def orphan_dependents(store: Store, owner: Obj) -> None:
         store.update(res, new)
 
 
-def delete(store: Store, res: Resource, obj: Obj, options: Obj
-           ) -> tuple[Obj, bool]:
+def delete(
+    store: Store, res: Resource, obj: Obj, options: Obj
+) -> tuple[Obj, bool]:
     """Delete ``obj``; returns (object as now, removed from the store)."""
     check_preconditions(res, obj, options)
     meta = obj["metadata"]
@@ -70,10 +88,19 @@ def delete(store: Store, res: Resource, obj: Obj, options: Obj
     if policy is None and options.get("orphanDependents") is not None:
         policy = "Orphan" if options["orphanDependents"] else "Background"
     if policy not in (None, "Orphan", "Background", "Foreground"):
-        raise errors.invalid("DeleteOptions", "", "", [errors.cause(
-            "FieldValueNotSupported", "propagationPolicy",
-            f'Unsupported value: "{policy}": supported values: '
-            '"Foreground", "Background", "Orphan", "nil"')])
+        raise errors.invalid(
+            "DeleteOptions",
+            "",
+            "",
+            [
+                errors.cause(
+                    "FieldValueNotSupported",
+                    "propagationPolicy",
+                    f'Unsupported value: "{policy}": supported values: '
+                    '"Foreground", "Background", "Orphan", "nil"',
+                )
+            ],
+        )
     finalizers = list(meta.get("finalizers") or [])
     if meta.get("deletionTimestamp"):
         grace = options.get("gracePeriodSeconds")
@@ -87,9 +114,11 @@ def delete(store: Store, res: Resource, obj: Obj, options: Obj
     if policy == "Foreground" and dependents(store, obj):
         finalizers.append(FOREGROUND)
     grace = 0
-    if res.kind == "Pod" and new.get("spec", {}).get("nodeName") and \
-            new.get("status", {}).get("phase") not in ("Succeeded",
-                                                       "Failed"):
+    if (
+        res.kind == "Pod"
+        and new.get("spec", {}).get("nodeName")
+        and new.get("status", {}).get("phase") not in ("Succeeded", "Failed")
+    ):
         grace = options.get("gracePeriodSeconds")
         if grace is None:
             grace = new["spec"].get("terminationGracePeriodSeconds", 30)

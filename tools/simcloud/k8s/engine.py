@@ -13,16 +13,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from tools.simcloud.k8s import controllers
-from tools.simcloud.k8s import gc
-from tools.simcloud.k8s import kubelet
+from tools.simcloud.k8s import controllers, gc, kubelet, scheduler, workloads
 from tools.simcloud.k8s import nodes as nodes_mod
-from tools.simcloud.k8s import scheduler
-from tools.simcloud.k8s import workloads
 from tools.simcloud.k8s.resources import lookup
-from tools.simcloud.k8s.store import Store
-from tools.simcloud.k8s.store import now
-from tools.simcloud.k8s.store import now_micro
+from tools.simcloud.k8s.store import Store, now, now_micro
 
 LOG = logging.getLogger("simk8s")
 Obj = dict[str, Any]
@@ -33,6 +27,12 @@ EVENTS = lookup("", "v1", "events")
 SERVICEACCOUNTS = lookup("", "v1", "serviceaccounts")
 CONFIGMAPS = lookup("", "v1", "configmaps")
 MAX_EVENTS = 3000
+ROOT_CA_TEXT = (
+    "Contains a CA bundle that can be used to verify the kube-apiserver "
+    "when using internal endpoints such as the internal service IP or "
+    "kubernetes.default.svc. No other usage is guaranteed across "
+    "distributions of Kubernetes clusters."
+)
 
 
 @dataclass
@@ -63,8 +63,12 @@ class Cluster:
 
     # bootstrap ---------------------------------------------------------
     def bootstrap(self, node_specs: list[Obj]) -> None:
-        for name in ("default", "kube-system", "kube-public",
-                     "kube-node-lease"):
+        for name in (
+            "default",
+            "kube-system",
+            "kube-public",
+            "kube-node-lease",
+        ):
             ns = {"metadata": {"name": name}}
             from tools.simcloud.k8s import defaults
 
@@ -77,18 +81,24 @@ class Cluster:
         """The ServiceAccount and root-CA publisher controllers."""
         name = ns["metadata"]["name"]
         if self.store.get(SERVICEACCOUNTS, name, "default") is None:
-            self.store.create(SERVICEACCOUNTS, {
-                "metadata": {"name": "default", "namespace": name}})
+            self.store.create(
+                SERVICEACCOUNTS,
+                {"metadata": {"name": "default", "namespace": name}},
+            )
         if self.store.get(CONFIGMAPS, name, "kube-root-ca.crt") is None:
-            self.store.create(CONFIGMAPS, {
-                "metadata": {"name": "kube-root-ca.crt", "namespace": name,
-                             "annotations": {
-                                 "kubernetes.io/description":
-                                 "Contains a CA bundle that can be used to "
-                                 "verify the kube-apiserver when using "
-                                 "internal endpoints such as the internal "
-                                 "service IP or kubernetes.default.svc. "}},
-                "data": {"ca.crt": self.config.ca_pem}})
+            self.store.create(
+                CONFIGMAPS,
+                {
+                    "metadata": {
+                        "name": "kube-root-ca.crt",
+                        "namespace": name,
+                        "annotations": {
+                            "kubernetes.io/description": ROOT_CA_TEXT
+                        },
+                    },
+                    "data": {"ca.crt": self.config.ca_pem},
+                },
+            )
 
     # loop --------------------------------------------------------------
     def kick(self) -> None:
@@ -131,25 +141,41 @@ class Cluster:
     def schedule_pending(self) -> None:
         pods = self.store.list(PODS)
         pending = sorted(
-            (p for p in pods if not p["spec"].get("nodeName")
-             and not p["metadata"].get("deletionTimestamp")
-             and p["spec"].get("schedulerName") == "default-scheduler"),
-            key=lambda p: int(p["metadata"]["resourceVersion"]))
+            (
+                p
+                for p in pods
+                if not p["spec"].get("nodeName")
+                and not p["metadata"].get("deletionTimestamp")
+                and p["spec"].get("schedulerName") == "default-scheduler"
+            ),
+            key=lambda p: int(p["metadata"]["resourceVersion"]),
+        )
         if not pending:
             return
-        bound = [p for p in pods if p["spec"].get("nodeName")
-                 and p["status"].get("phase") not in ("Succeeded", "Failed")]
-        namespaces = {n["metadata"]["name"]: n["metadata"].get("labels", {})
-                      for n in self.store.list(NAMESPACES)}
+        bound = [
+            p
+            for p in pods
+            if p["spec"].get("nodeName")
+            and p["status"].get("phase") not in ("Succeeded", "Failed")
+        ]
+        namespaces = {
+            n["metadata"]["name"]: n["metadata"].get("labels", {})
+            for n in self.store.list(NAMESPACES)
+        }
         snap = scheduler.Snapshot(self.store.list(NODES), bound, namespaces)
         cache: dict[str, scheduler.Result] = {}
         for pod in pending:
-            key = hashlib.sha1(json.dumps(  # noqa: S324 - a cache key
-                [pod["metadata"].get("namespace"),
-                 pod["metadata"].get("labels"), pod["spec"]],
-                sort_keys=True).encode()).hexdigest()
-            result = cache.get(key) or scheduler.schedule(pod, snap,
-                                                          self.rng)
+            key = hashlib.sha1(
+                json.dumps(  # noqa: S324 - a cache key
+                    [
+                        pod["metadata"].get("namespace"),
+                        pod["metadata"].get("labels"),
+                        pod["spec"],
+                    ],
+                    sort_keys=True,
+                ).encode()
+            ).hexdigest()
+            result = cache.get(key) or scheduler.schedule(pod, snap, self.rng)
             if result.node is None:
                 cache[key] = result
                 self._unschedulable(pod, result.message)
@@ -162,27 +188,46 @@ class Cluster:
         new["spec"]["nodeName"] = node
         set_condition(new, "PodScheduled", "True")
         stored = self.store.update(PODS, new, check_rv=False)
-        self.record(PODS, stored, "Normal", "Scheduled",
-                    f"Successfully assigned {pod['metadata']['namespace']}/"
-                    f"{pod['metadata']['name']} to {node}",
-                    "default-scheduler")
+        self.record(
+            PODS,
+            stored,
+            "Normal",
+            "Scheduled",
+            f"Successfully assigned {pod['metadata']['namespace']}/"
+            f"{pod['metadata']['name']} to {node}",
+            "default-scheduler",
+        )
         return stored
 
     def _unschedulable(self, pod: Obj, message: str) -> None:
         for cond in pod["status"].get("conditions") or []:
-            if cond["type"] == "PodScheduled" and \
-                    cond.get("message") == message:
+            if (
+                cond["type"] == "PodScheduled"
+                and cond.get("message") == message
+            ):
                 return
         new = copy.deepcopy(pod)
-        set_condition(new, "PodScheduled", "False", "Unschedulable",
-                      message)
+        set_condition(new, "PodScheduled", "False", "Unschedulable", message)
         self.store.update(PODS, new, check_rv=False)
-        self.record(PODS, pod, "Warning", "FailedScheduling", message,
-                    "default-scheduler")
+        self.record(
+            PODS,
+            pod,
+            "Warning",
+            "FailedScheduling",
+            message,
+            "default-scheduler",
+        )
 
     # helpers -----------------------------------------------------------
-    def record(self, res: Any, obj: Obj, kind: str, reason: str,
-               message: str, component: str) -> None:
+    def record(
+        self,
+        res: Any,
+        obj: Obj,
+        kind: str,
+        reason: str,
+        message: str,
+        component: str,
+    ) -> None:
         """Write a core/v1 Event about ``obj``."""
         meta = obj["metadata"]
         ns = meta.get("namespace") or "default"
@@ -190,16 +235,24 @@ class Cluster:
         stamp = now()
         event = {
             "metadata": {"name": name, "namespace": ns},
-            "involvedObject": {"kind": res.kind, "namespace": ns,
-                               "name": meta["name"], "uid": meta["uid"],
-                               "apiVersion": res.api_version,
-                               "resourceVersion": meta.get(
-                                   "resourceVersion", "")},
-            "reason": reason, "message": message,
+            "involvedObject": {
+                "kind": res.kind,
+                "namespace": ns,
+                "name": meta["name"],
+                "uid": meta["uid"],
+                "apiVersion": res.api_version,
+                "resourceVersion": meta.get("resourceVersion", ""),
+            },
+            "reason": reason,
+            "message": message,
             "source": {"component": component},
-            "firstTimestamp": stamp, "lastTimestamp": stamp, "count": 1,
-            "type": kind, "eventTime": None,
-            "reportingComponent": component, "reportingInstance": "",
+            "firstTimestamp": stamp,
+            "lastTimestamp": stamp,
+            "count": 1,
+            "type": kind,
+            "eventTime": None,
+            "reportingComponent": component,
+            "reportingInstance": "",
         }
         ns_obj = self.store.get(NAMESPACES, None, ns)
         if ns_obj is None or ns_obj["metadata"].get("deletionTimestamp"):
@@ -216,26 +269,34 @@ class Cluster:
         return "".join(
             f"simk8s: container {c['name']} ({c.get('image', '')}) of pod "
             f"{pod['metadata']['name']} runs no process\n"
-            for c in pod["spec"].get("containers") or [])
+            for c in pod["spec"].get("containers") or []
+        )
 
 
-def set_condition(obj: Obj, kind: str, status: str, reason: str = "",
-                  message: str = "") -> bool:
+def set_condition(
+    obj: Obj, kind: str, status: str, reason: str = "", message: str = ""
+) -> bool:
     """Set a status condition; True when it changed."""
     conds = obj.setdefault("status", {}).setdefault("conditions", [])
     for cond in conds:
         if cond["type"] == kind:
-            if cond.get("status") == status and \
-                    cond.get("reason", "") == reason and \
-                    cond.get("message", "") == message:
+            if (
+                cond.get("status") == status
+                and cond.get("reason", "") == reason
+                and cond.get("message", "") == message
+            ):
                 return False
             if cond.get("status") != status:
                 cond["lastTransitionTime"] = now()
             cond.update(status=status)
             _reason(cond, reason, message)
             return True
-    cond = {"type": kind, "status": status, "lastProbeTime": None,
-            "lastTransitionTime": now()}
+    cond = {
+        "type": kind,
+        "status": status,
+        "lastProbeTime": None,
+        "lastTransitionTime": now(),
+    }
     _reason(cond, reason, message)
     conds.append(cond)
     return True

@@ -1,4 +1,4 @@
-"""Kubernetes ``Status`` failure bodies with the API server's reasons and texts.
+"""Kubernetes ``Status`` failure bodies with the API server's reasons/texts.
 
 Texts follow k8s.io/apimachinery/pkg/api/errors (NewNotFound,
 NewAlreadyExists, NewConflict, NewInvalid, NewBadRequest, NewForbidden...).
@@ -12,8 +12,13 @@ from typing import Any
 class ApiError(Exception):
     """An API failure carried up to the HTTP layer as a Status body."""
 
-    def __init__(self, code: int, reason: str, message: str,
-                 details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        reason: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
@@ -49,42 +54,60 @@ def _details(name: str, resource: str, group: str) -> dict[str, Any]:
 
 
 def not_found(resource: str, group: str, name: str) -> ApiError:
-    return ApiError(404, "NotFound",
-                    f'{qualified(resource, group)} "{name}" not found',
-                    _details(name, resource, group))
+    return ApiError(
+        404,
+        "NotFound",
+        f'{qualified(resource, group)} "{name}" not found',
+        _details(name, resource, group),
+    )
 
 
 def already_exists(resource: str, group: str, name: str) -> ApiError:
-    return ApiError(409, "AlreadyExists",
-                    f'{qualified(resource, group)} "{name}" already exists',
-                    _details(name, resource, group))
-
-
-def conflict(resource: str, group: str, name: str,
-             why: str = "the object has been modified; please apply your "
-             "changes to the latest version and try again") -> ApiError:
     return ApiError(
-        409, "Conflict",
-        f'Operation cannot be fulfilled on {qualified(resource, group)} '
+        409,
+        "AlreadyExists",
+        f'{qualified(resource, group)} "{name}" already exists',
+        _details(name, resource, group),
+    )
+
+
+def conflict(
+    resource: str,
+    group: str,
+    name: str,
+    why: str = "the object has been modified; please apply your "
+    "changes to the latest version and try again",
+) -> ApiError:
+    return ApiError(
+        409,
+        "Conflict",
+        f"Operation cannot be fulfilled on {qualified(resource, group)} "
         f'"{name}": {why}',
-        _details(name, resource, group))
+        _details(name, resource, group),
+    )
 
 
-def invalid(kind: str, group: str, name: str,
-            causes: list[dict[str, str]]) -> ApiError:
+def invalid(
+    kind: str, group: str, name: str, causes: list[dict[str, str]]
+) -> ApiError:
     """422 Invalid; each cause has ``reason``, ``message`` and ``field``."""
     qualified_kind = f"{kind}.{group}" if group else kind
-    texts = [f"{c['field']}: {c['message']}" if c.get("field")
-             else c["message"] for c in causes]
+    texts = [
+        f"{c['field']}: {c['message']}" if c.get("field") else c["message"]
+        for c in causes
+    ]
     summary = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
     details: dict[str, Any] = {"name": name}
     if group:
         details["group"] = group
     details["kind"] = kind
     details["causes"] = causes
-    return ApiError(422, "Invalid",
-                    f'{qualified_kind} "{name}" is invalid: {summary}',
-                    details)
+    return ApiError(
+        422,
+        "Invalid",
+        f'{qualified_kind} "{name}" is invalid: {summary}',
+        details,
+    )
 
 
 def cause(reason: str, field: str, message: str) -> dict[str, str]:
@@ -97,8 +120,9 @@ def required(field: str) -> dict[str, str]:
 
 def invalid_value(field: str, value: Any, detail: str) -> dict[str, str]:
     shown = f'"{value}"' if isinstance(value, str) else value
-    return cause("FieldValueInvalid", field,
-                 f"Invalid value: {shown}: {detail}")
+    return cause(
+        "FieldValueInvalid", field, f"Invalid value: {shown}: {detail}"
+    )
 
 
 def forbidden_field(field: str, detail: str) -> dict[str, str]:
@@ -109,8 +133,7 @@ def bad_request(message: str) -> ApiError:
     return ApiError(400, "BadRequest", message)
 
 
-def forbidden(message: str, details: dict[str, Any] | None = None
-              ) -> ApiError:
+def forbidden(message: str, details: dict[str, Any] | None = None) -> ApiError:
     return ApiError(403, "Forbidden", message, details)
 
 
@@ -118,19 +141,24 @@ def unauthorized() -> ApiError:
     return ApiError(401, "Unauthorized", "Unauthorized")
 
 
-def method_not_allowed(message: str = "the server does not allow this "
-                       "method on the requested resource") -> ApiError:
+def method_not_allowed(
+    message: str = "the server does not allow this "
+    "method on the requested resource",
+) -> ApiError:
     return ApiError(405, "MethodNotAllowed", message, {})
 
 
 def unsupported_media(content_type: str) -> ApiError:
-    return ApiError(415, "UnsupportedMediaType",
-                    f"the body of the request was in an unknown format - "
-                    f"accepted media types include: application/json, "
-                    f"application/yaml, application/json-patch+json, "
-                    f"application/merge-patch+json, "
-                    f"application/strategic-merge-patch+json "
-                    f"(got {content_type})")
+    return ApiError(
+        415,
+        "UnsupportedMediaType",
+        f"the body of the request was in an unknown format - "
+        f"accepted media types include: application/json, "
+        f"application/yaml, application/json-patch+json, "
+        f"application/merge-patch+json, "
+        f"application/strategic-merge-patch+json "
+        f"(got {content_type})",
+    )
 
 
 def gone(message: str) -> ApiError:
@@ -138,6 +166,9 @@ def gone(message: str) -> ApiError:
 
 
 def internal(message: str) -> ApiError:
-    return ApiError(500, "InternalError",
-                    f"Internal error occurred: {message}",
-                    {"causes": [{"message": message}]})
+    return ApiError(
+        500,
+        "InternalError",
+        f"Internal error occurred: {message}",
+        {"causes": [{"message": message}]},
+    )

@@ -24,32 +24,46 @@ def collect(cluster: Any) -> None:
         refs = obj["metadata"].get("ownerReferences") or []
         for ref in refs:
             children.setdefault(ref.get("uid"), []).append((res, obj))
-        if refs and not obj["metadata"].get("deletionTimestamp") and \
-                not any(ref.get("uid") in uids for ref in refs):
-            current = store.get(res, obj["metadata"].get("namespace"),
-                                obj["metadata"]["name"])
+        if (
+            refs
+            and not obj["metadata"].get("deletionTimestamp")
+            and not any(ref.get("uid") in uids for ref in refs)
+        ):
+            current = store.get(
+                res, obj["metadata"].get("namespace"), obj["metadata"]["name"]
+            )
             if current is not None:
-                deletion.delete(store, res, current,
-                                {"propagationPolicy": "Background"})
+                deletion.delete(
+                    store, res, current, {"propagationPolicy": "Background"}
+                )
     for res, obj in objects:
         meta = obj["metadata"]
-        if not meta.get("deletionTimestamp") or \
-                deletion.FOREGROUND not in (meta.get("finalizers") or []):
+        if not meta.get("deletionTimestamp") or deletion.FOREGROUND not in (
+            meta.get("finalizers") or []
+        ):
             continue
-        deps = [(r, d) for r, d in children.get(meta["uid"], [])
-                if store.get(r, d["metadata"].get("namespace"),
-                             d["metadata"]["name"]) is not None]
+        deps = [
+            (r, d)
+            for r, d in children.get(meta["uid"], [])
+            if store.get(
+                r, d["metadata"].get("namespace"), d["metadata"]["name"]
+            )
+            is not None
+        ]
         for r, dep in deps:
             if not dep["metadata"].get("deletionTimestamp"):
-                deletion.delete(store, r, dep,
-                                {"propagationPolicy": "Foreground"})
+                deletion.delete(
+                    store, r, dep, {"propagationPolicy": "Foreground"}
+                )
         if not deps:
             current = store.get(res, meta.get("namespace"), meta["name"])
             if current is not None:
                 new = copy.deepcopy(current)
                 new["metadata"]["finalizers"] = [
-                    f for f in new["metadata"]["finalizers"]
-                    if f != deletion.FOREGROUND]
+                    f
+                    for f in new["metadata"]["finalizers"]
+                    if f != deletion.FOREGROUND
+                ]
                 store.update(res, new, check_rv=False)
     live_nodes = {n["metadata"]["name"] for n in store.list(NODES)}
     for pod in store.list(PODS):
@@ -70,8 +84,9 @@ def namespaces(cluster: Any) -> None:
                 continue
             left += 1
             if not obj["metadata"].get("deletionTimestamp"):
-                deletion.delete(store, res, obj,
-                                {"propagationPolicy": "Background"})
+                deletion.delete(
+                    store, res, obj, {"propagationPolicy": "Background"}
+                )
         if left == 0 and (ns.get("spec") or {}).get("finalizers"):
             new = copy.deepcopy(ns)
             new["spec"]["finalizers"] = []

@@ -119,8 +119,9 @@ def parse_labels(text: str | None) -> LabelSelector:
                         f"unable to parse requirement: for 'Gt', 'Lt' "
                         f"operators, the value must be an integer: {value}"
                     )
-                reqs.append(Requirement(key, "Gt" if op == ">" else "Lt",
-                                        (value,)))
+                reqs.append(
+                    Requirement(key, "Gt" if op == ">" else "Lt", (value,))
+                )
             else:
                 name = "NotEquals" if op == "!=" else "Equals"
                 reqs.append(Requirement(key, name, (value,)))
@@ -135,16 +136,17 @@ def parse_labels(text: str | None) -> LabelSelector:
             if bang:
                 raise SelectorError(f"unable to parse requirement: {clause}")
             vals = tuple(v.strip() for v in values.split(",") if v.strip())
-            reqs.append(Requirement(key, "In" if op == "in" else "NotIn",
-                                    vals))
+            reqs.append(
+                Requirement(key, "In" if op == "in" else "NotIn", vals)
+            )
         else:
-            reqs.append(Requirement(key,
-                                    "DoesNotExist" if bang else "Exists"))
+            reqs.append(Requirement(key, "DoesNotExist" if bang else "Exists"))
     return LabelSelector(tuple(reqs))
 
 
-def from_object(selector: Mapping[str, Any] | None,
-                *, none_matches_nothing: bool = True) -> LabelSelector:
+def from_object(
+    selector: Mapping[str, Any] | None, *, none_matches_nothing: bool = True
+) -> LabelSelector:
     """A metav1.LabelSelector (matchLabels/matchExpressions) as a selector.
 
     A nil selector selects nothing; an empty one selects everything
@@ -160,11 +162,14 @@ def from_object(selector: Mapping[str, Any] | None,
         op = expr.get("operator")
         values = tuple(str(v) for v in expr.get("values") or ())
         if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
-            raise SelectorError(f"{op!r} is not a valid label selector "
-                                "operator")
+            raise SelectorError(
+                f"{op!r} is not a valid label selector operator"
+            )
         if op in ("In", "NotIn") and not values:
-            raise SelectorError("values: Required value: must be specified "
-                                "when `operator` is 'In' or 'NotIn'")
+            raise SelectorError(
+                "values: Required value: must be specified "
+                "when `operator` is 'In' or 'NotIn'"
+            )
         reqs.append(Requirement(expr["key"], op, values))
     return LabelSelector(tuple(reqs))
 

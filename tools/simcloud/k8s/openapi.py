@@ -44,9 +44,15 @@ def respond_v2(request: web.Request) -> web.Response:
     if "protobuf" in request.headers.get("Accept", ""):
         # Go clients reject the "@" of the requested type in a response
         # Content-Type; the API server answers with octet-stream.
-        return web.Response(body=document_pb(),
-                            content_type="application/octet-stream")
-    doc = {"swagger": "2.0", "info": {"title": TITLE, "version": VERSION},
-           "paths": {}, "definitions": {}}
-    return web.Response(body=json.dumps(doc).encode(),
-                        content_type="application/json")
+        return web.Response(
+            body=document_pb(), content_type="application/octet-stream"
+        )
+    doc = {
+        "swagger": "2.0",
+        "info": {"title": TITLE, "version": VERSION},
+        "paths": {},
+        "definitions": {},
+    }
+    return web.Response(
+        body=json.dumps(doc).encode(), content_type="application/json"
+    )

@@ -38,16 +38,25 @@ def merge_patch(target: Any, patch: Any) -> Any:
 def json_patch(target: Any, operations: Any) -> Any:
     """RFC 6902 JSON patch through the ``jsonpatch`` library."""
     if not isinstance(operations, list):
-        raise PatchError("json: cannot unmarshal object into Go value of "
-                         "type jsonpatch.Patch")
+        raise PatchError(
+            "json: cannot unmarshal object into Go value of "
+            "type jsonpatch.Patch"
+        )
     try:
         return jsonpatch.apply_patch(target, operations, in_place=False)
-    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
-            KeyError, IndexError, TypeError) as exc:
+    except (
+        jsonpatch.JsonPatchException,
+        jsonpatch.JsonPointerException,
+        KeyError,
+        IndexError,
+        TypeError,
+    ) as exc:
         raise PatchError(str(exc)) from exc
 
 
-def _field(schema: Schema | None, key: str, resolve: Resolver) -> Schema | None:
+def _field(
+    schema: Schema | None, key: str, resolve: Resolver
+) -> Schema | None:
     schema = resolve(schema)
     if not schema:
         return None
@@ -72,17 +81,23 @@ def _strategy(schema: Schema | None) -> tuple[set[str], str | None]:
     )
 
 
-def strategic_merge(target: Any, patch: Any, schema: Schema | None,
-                    resolve: Resolver) -> Any:
+def strategic_merge(
+    target: Any, patch: Any, schema: Schema | None, resolve: Resolver
+) -> Any:
     """Apply a strategic merge patch to ``target`` guided by ``schema``."""
     if not isinstance(patch, dict):
         raise PatchError("strategic merge patch must be a JSON object")
-    return _merge_map(copy.deepcopy(target) if isinstance(target, dict)
-                      else {}, patch, schema, resolve)
+    return _merge_map(
+        copy.deepcopy(target) if isinstance(target, dict) else {},
+        patch,
+        schema,
+        resolve,
+    )
 
 
-def _merge_map(original: dict, patch: dict, schema: Schema | None,
-               resolve: Resolver) -> dict | None:
+def _merge_map(
+    original: dict, patch: dict, schema: Schema | None, resolve: Resolver
+) -> dict | None:
     directive = patch.get("$patch")
     if directive == "delete":
         return None
@@ -99,8 +114,9 @@ def _merge_map(original: dict, patch: dict, schema: Schema | None,
         if key.startswith("$deleteFromPrimitiveList/"):
             name = key.split("/", 1)[1]
             if isinstance(original.get(name), list):
-                original[name] = [x for x in original[name]
-                                  if x not in (value or [])]
+                original[name] = [
+                    x for x in original[name] if x not in (value or [])
+                ]
             continue
         sub = _field(schema, key, resolve)
         if value is None:
@@ -108,14 +124,16 @@ def _merge_map(original: dict, patch: dict, schema: Schema | None,
         elif isinstance(value, dict):
             merged = _merge_map(
                 original[key] if isinstance(original.get(key), dict) else {},
-                value, sub, resolve)
+                value,
+                sub,
+                resolve,
+            )
             if merged is None:
                 original.pop(key, None)
             else:
                 original[key] = merged
         elif isinstance(value, list):
-            original[key] = _merge_list(original.get(key), value, sub,
-                                        resolve)
+            original[key] = _merge_list(original.get(key), value, sub, resolve)
         else:
             original[key] = copy.deepcopy(value)
     for key, order in patch.items():
@@ -129,17 +147,26 @@ def _merge_map(original: dict, patch: dict, schema: Schema | None,
     return original
 
 
-def _merge_list(original: Any, patch: list, schema: Schema | None,
-                resolve: Resolver) -> list:
+def _merge_list(
+    original: Any, patch: list, schema: Schema | None, resolve: Resolver
+) -> list:
     strategies, merge_key = _strategy(schema)
     if "merge" not in strategies:
-        return [x for x in copy.deepcopy(patch)
-                if not (isinstance(x, dict) and x.get("$patch"))]
+        return [
+            x
+            for x in copy.deepcopy(patch)
+            if not (isinstance(x, dict) and x.get("$patch"))
+        ]
     result = copy.deepcopy(original) if isinstance(original, list) else []
-    if any(isinstance(x, dict) and x.get("$patch") == "replace"
-           and len(x) == 1 for x in patch):
-        return [copy.deepcopy(x) for x in patch
-                if not (isinstance(x, dict) and "$patch" in x)]
+    if any(
+        isinstance(x, dict) and x.get("$patch") == "replace" and len(x) == 1
+        for x in patch
+    ):
+        return [
+            copy.deepcopy(x)
+            for x in patch
+            if not (isinstance(x, dict) and "$patch" in x)
+        ]
     if merge_key is None:  # a list of primitives merged as a set
         for item in patch:
             if item not in result:
@@ -149,15 +176,20 @@ def _merge_list(original: Any, patch: list, schema: Schema | None,
     for item in patch:
         if not isinstance(item, dict):
             raise PatchError(
-                f"map: {item} does not contain declared merge key: "
-                f"{merge_key}")
+                f"map: {item} does not contain declared merge key: {merge_key}"
+            )
         if merge_key not in item:
             raise PatchError(
-                f"map: {item} does not contain declared merge key: "
-                f"{merge_key}")
-        index = next((i for i, x in enumerate(result)
-                      if isinstance(x, dict)
-                      and x.get(merge_key) == item[merge_key]), None)
+                f"map: {item} does not contain declared merge key: {merge_key}"
+            )
+        index = next(
+            (
+                i
+                for i, x in enumerate(result)
+                if isinstance(x, dict) and x.get(merge_key) == item[merge_key]
+            ),
+            None,
+        )
         if item.get("$patch") == "delete":
             if index is not None:
                 del result[index]
@@ -188,7 +220,10 @@ def _reorder(items: list, order: Any, schema: Schema | None) -> list:
     wanted = [ident(x) for x in order]
     ranked = sorted(
         enumerate(items),
-        key=lambda p: (wanted.index(ident(p[1])) if ident(p[1]) in wanted
-                       else len(wanted) + p[0]),
+        key=lambda p: (
+            wanted.index(ident(p[1]))
+            if ident(p[1]) in wanted
+            else len(wanted) + p[0]
+        ),
     )
     return [x for _, x in ranked]

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tools.simcloud.k8s import quantity
 from tools.simcloud.k8s import labelsel as selectors
+from tools.simcloud.k8s import quantity
 
 Obj = dict[str, Any]
 
 
-def tolerates(tolerations: Iterable[Mapping[str, Any]],
-              taint: Mapping[str, Any]) -> bool:
+def tolerates(
+    tolerations: Iterable[Mapping[str, Any]], taint: Mapping[str, Any]
+) -> bool:
     """True when one toleration tolerates ``taint``."""
     for tol in tolerations or ():
         effect = tol.get("effect") or ""
@@ -36,14 +37,15 @@ def tolerates(tolerations: Iterable[Mapping[str, Any]],
     return False
 
 
-def first_untolerated(pod: Obj, node: Obj,
-                      effects: tuple[str, ...] = ("NoSchedule", "NoExecute")
-                      ) -> Obj | None:
+def first_untolerated(
+    pod: Obj, node: Obj, effects: tuple[str, ...] = ("NoSchedule", "NoExecute")
+) -> Obj | None:
     """The first taint of ``node`` with one of ``effects`` not tolerated."""
     tolerations = pod.get("spec", {}).get("tolerations") or []
     for taint in node.get("spec", {}).get("taints") or []:
-        if taint.get("effect") in effects and not tolerates(tolerations,
-                                                            taint):
+        if taint.get("effect") in effects and not tolerates(
+            tolerations, taint
+        ):
             return taint
     return None
 
@@ -82,8 +84,9 @@ def node_term_matches(term: Mapping[str, Any], node: Obj) -> bool:
     if not exprs and not fields:
         return False
     labels = node["metadata"].get("labels") or {}
-    return all(_expr_matches(e, labels.get(e["key"])) for e in exprs) and \
-        all(_expr_matches(f, _field_value(node, f["key"])) for f in fields)
+    return all(_expr_matches(e, labels.get(e["key"])) for e in exprs) and all(
+        _expr_matches(f, _field_value(node, f["key"])) for f in fields
+    )
 
 
 def node_matches_pod(pod: Obj, node: Obj) -> bool:
@@ -93,8 +96,9 @@ def node_matches_pod(pod: Obj, node: Obj) -> bool:
     for key, value in (spec.get("nodeSelector") or {}).items():
         if labels.get(key) != value:
             return False
-    required = (((spec.get("affinity") or {}).get("nodeAffinity") or {})
-                .get("requiredDuringSchedulingIgnoredDuringExecution"))
+    required = ((spec.get("affinity") or {}).get("nodeAffinity") or {}).get(
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    )
     if required is not None:
         terms = required.get("nodeSelectorTerms") or []
         if not any(node_term_matches(t, node) for t in terms):
@@ -104,11 +108,17 @@ def node_matches_pod(pod: Obj, node: Obj) -> bool:
 
 def preferred_node_score(pod: Obj, node: Obj) -> int:
     """Sum of the weights of the preferred node-affinity terms matched."""
-    prefs = ((((pod.get("spec", {}).get("affinity") or {})
-               .get("nodeAffinity") or {})
-              .get("preferredDuringSchedulingIgnoredDuringExecution")) or [])
-    return sum(p.get("weight", 0) for p in prefs
-               if node_term_matches(p.get("preference") or {}, node))
+    prefs = (
+        (
+            (pod.get("spec", {}).get("affinity") or {}).get("nodeAffinity")
+            or {}
+        ).get("preferredDuringSchedulingIgnoredDuringExecution")
+    ) or []
+    return sum(
+        p.get("weight", 0)
+        for p in prefs
+        if node_term_matches(p.get("preference") or {}, node)
+    )
 
 
 RESOURCES = ("cpu", "memory", "ephemeral-storage")
@@ -124,12 +134,14 @@ def pod_requests(pod: Obj) -> dict[str, int]:
     spec = pod.get("spec", {})
     total: dict[str, int] = {}
     for container in spec.get("containers") or []:
-        for name, value in ((container.get("resources") or {})
-                            .get("requests") or {}).items():
+        for name, value in (
+            (container.get("resources") or {}).get("requests") or {}
+        ).items():
             total[name] = total.get(name, 0) + _amount(name, value)
     for container in spec.get("initContainers") or []:
-        for name, value in ((container.get("resources") or {})
-                            .get("requests") or {}).items():
+        for name, value in (
+            (container.get("resources") or {}).get("requests") or {}
+        ).items():
             total[name] = max(total.get(name, 0), _amount(name, value))
     for name, value in (spec.get("overhead") or {}).items():
         total[name] = total.get(name, 0) + _amount(name, value)
@@ -142,9 +154,11 @@ def allocatable(node: Obj) -> dict[str, int]:
     return {name: _amount(name, value) for name, value in alloc.items()}
 
 
-def term_namespaces(term: Mapping[str, Any], pod_ns: str,
-                    ns_labels: Mapping[str, Mapping[str, str]]
-                    ) -> set[str] | None:
+def term_namespaces(
+    term: Mapping[str, Any],
+    pod_ns: str,
+    ns_labels: Mapping[str, Mapping[str, str]],
+) -> set[str] | None:
     """Namespaces an affinity term selects; None means all of them."""
     names = set(term.get("namespaces") or [])
     ns_selector = term.get("namespaceSelector")
@@ -152,20 +166,27 @@ def term_namespaces(term: Mapping[str, Any], pod_ns: str,
         sel = selectors.from_object(ns_selector)
         if not ns_selector:  # {} selects every namespace
             return None
-        names |= {ns for ns, labels in ns_labels.items()
-                  if sel.matches(labels)}
+        names |= {
+            ns for ns, labels in ns_labels.items() if sel.matches(labels)
+        }
     elif not names:
         names = {pod_ns}
     return names
 
 
-def term_matches_pod(term: Mapping[str, Any], owner_ns: str, other: Obj,
-                     ns_labels: Mapping[str, Mapping[str, str]]) -> bool:
+def term_matches_pod(
+    term: Mapping[str, Any],
+    owner_ns: str,
+    other: Obj,
+    ns_labels: Mapping[str, Mapping[str, str]],
+) -> bool:
     """Whether ``other`` is selected by an affinity term of a pod in
     ``owner_ns``."""
     namespaces = term_namespaces(term, owner_ns, ns_labels)
-    if namespaces is not None and \
-            other["metadata"].get("namespace") not in namespaces:
+    if (
+        namespaces is not None
+        and other["metadata"].get("namespace") not in namespaces
+    ):
         return False
     sel = selectors.from_object(term.get("labelSelector"))
     return sel.matches(other["metadata"].get("labels"))
@@ -173,6 +194,6 @@ def term_matches_pod(term: Mapping[str, Any], owner_ns: str, other: Obj,
 
 def affinity_terms(pod: Obj, kind: str, mode: str) -> list[Obj]:
     """kind: podAffinity|podAntiAffinity; mode: required|preferred."""
-    section = ((pod.get("spec", {}).get("affinity") or {}).get(kind) or {})
+    section = (pod.get("spec", {}).get("affinity") or {}).get(kind) or {}
     key = f"{mode}DuringSchedulingIgnoredDuringExecution"
     return list(section.get(key) or [])

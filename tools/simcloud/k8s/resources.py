@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-VERBS = ["create", "delete", "deletecollection", "get", "list", "patch",
-         "update", "watch"]
+VERBS = [
+    "create",
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "update",
+    "watch",
+]
 
 
 @dataclass(frozen=True)
@@ -39,42 +47,123 @@ class Resource:
 
 
 CORE = [
-    Resource("", "v1", "namespaces", "Namespace", namespaced=False,
-             short_names=("ns",), subresources=("status", "finalize"),
-             verbs=("create", "delete", "get", "list", "patch", "update",
-                    "watch")),
-    Resource("", "v1", "nodes", "Node", namespaced=False,
-             short_names=("no",), subresources=("status",)),
-    Resource("", "v1", "pods", "Pod", short_names=("po",),
-             categories=("all",),
-             subresources=("status", "eviction", "binding", "log")),
-    Resource("", "v1", "services", "Service", short_names=("svc",),
-             categories=("all",), subresources=("status",),
-             verbs=("create", "delete", "deletecollection", "get", "list",
-                    "patch", "update", "watch")),
-    Resource("", "v1", "configmaps", "ConfigMap", short_names=("cm",),
-             has_status=False),
+    Resource(
+        "",
+        "v1",
+        "namespaces",
+        "Namespace",
+        namespaced=False,
+        short_names=("ns",),
+        subresources=("status", "finalize"),
+        verbs=("create", "delete", "get", "list", "patch", "update", "watch"),
+    ),
+    Resource(
+        "",
+        "v1",
+        "nodes",
+        "Node",
+        namespaced=False,
+        short_names=("no",),
+        subresources=("status",),
+    ),
+    Resource(
+        "",
+        "v1",
+        "pods",
+        "Pod",
+        short_names=("po",),
+        categories=("all",),
+        subresources=("status", "eviction", "binding", "log"),
+    ),
+    Resource(
+        "",
+        "v1",
+        "services",
+        "Service",
+        short_names=("svc",),
+        categories=("all",),
+        subresources=("status",),
+        verbs=(
+            "create",
+            "delete",
+            "deletecollection",
+            "get",
+            "list",
+            "patch",
+            "update",
+            "watch",
+        ),
+    ),
+    Resource(
+        "",
+        "v1",
+        "configmaps",
+        "ConfigMap",
+        short_names=("cm",),
+        has_status=False,
+    ),
     Resource("", "v1", "secrets", "Secret", has_status=False),
-    Resource("", "v1", "serviceaccounts", "ServiceAccount",
-             short_names=("sa",), has_status=False),
-    Resource("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim",
-             short_names=("pvc",), subresources=("status",)),
-    Resource("", "v1", "events", "Event", short_names=("ev",),
-             has_status=False),
+    Resource(
+        "",
+        "v1",
+        "serviceaccounts",
+        "ServiceAccount",
+        short_names=("sa",),
+        has_status=False,
+    ),
+    Resource(
+        "",
+        "v1",
+        "persistentvolumeclaims",
+        "PersistentVolumeClaim",
+        short_names=("pvc",),
+        subresources=("status",),
+    ),
+    Resource(
+        "", "v1", "events", "Event", short_names=("ev",), has_status=False
+    ),
 ]
 APPS = [
-    Resource("apps", "v1", "deployments", "Deployment",
-             short_names=("deploy",), categories=("all",),
-             subresources=("status", "scale"), generation=True),
-    Resource("apps", "v1", "replicasets", "ReplicaSet",
-             short_names=("rs",), categories=("all",),
-             subresources=("status", "scale"), generation=True),
-    Resource("apps", "v1", "statefulsets", "StatefulSet",
-             short_names=("sts",), categories=("all",),
-             subresources=("status", "scale"), generation=True),
-    Resource("apps", "v1", "daemonsets", "DaemonSet", short_names=("ds",),
-             categories=("all",), subresources=("status",),
-             generation=True),
+    Resource(
+        "apps",
+        "v1",
+        "deployments",
+        "Deployment",
+        short_names=("deploy",),
+        categories=("all",),
+        subresources=("status", "scale"),
+        generation=True,
+    ),
+    Resource(
+        "apps",
+        "v1",
+        "replicasets",
+        "ReplicaSet",
+        short_names=("rs",),
+        categories=("all",),
+        subresources=("status", "scale"),
+        generation=True,
+    ),
+    Resource(
+        "apps",
+        "v1",
+        "statefulsets",
+        "StatefulSet",
+        short_names=("sts",),
+        categories=("all",),
+        subresources=("status", "scale"),
+        generation=True,
+    ),
+    Resource(
+        "apps",
+        "v1",
+        "daemonsets",
+        "DaemonSet",
+        short_names=("ds",),
+        categories=("all",),
+        subresources=("status",),
+        generation=True,
+    ),
 ]
 ALL = CORE + APPS
 
@@ -115,9 +204,13 @@ def api_resource_list(group: str, version: str) -> dict:
             entry["categories"] = list(res.categories)
         items.append(entry)
         for sub in res.subresources:
-            sub_entry = {"name": f"{res.plural}/{sub}", "singularName": "",
-                         "namespaced": res.namespaced, "kind": res.kind,
-                         "verbs": ["get", "patch", "update"]}
+            sub_entry = {
+                "name": f"{res.plural}/{sub}",
+                "singularName": "",
+                "namespaced": res.namespaced,
+                "kind": res.kind,
+                "verbs": ["get", "patch", "update"],
+            }
             if sub in SUBRESOURCE_KINDS:
                 g, v, k = SUBRESOURCE_KINDS[sub]
                 sub_entry.update(group=g, version=v, kind=k)
@@ -128,6 +221,9 @@ def api_resource_list(group: str, version: str) -> dict:
             elif sub == "finalize":
                 sub_entry["verbs"] = ["update"]
             items.append(sub_entry)
-    return {"kind": "APIResourceList", "apiVersion": "v1",
-            "groupVersion": f"{group}/{version}" if group else version,
-            "resources": items}
+    return {
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": f"{group}/{version}" if group else version,
+        "resources": items,
+    }

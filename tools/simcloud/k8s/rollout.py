@@ -49,8 +49,11 @@ def initial_replicas(deploy: Obj, olds: list[Obj]) -> int:
     replicas = deploy["spec"].get("replicas", 1)
     if not any(r["spec"]["replicas"] for r in olds):
         if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
-            return 0 if any(r.get("status", {}).get("replicas")
-                            for r in olds) else replicas
+            return (
+                0
+                if any(r.get("status", {}).get("replicas") for r in olds)
+                else replicas
+            )
         return replicas
     if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
         return 0
@@ -58,13 +61,15 @@ def initial_replicas(deploy: Obj, olds: list[Obj]) -> int:
     return max(0, min(replicas, replicas + surge(deploy) - total))
 
 
-def plan(deploy: Obj, new_rs: Obj, olds: list[Obj],
-         ready: dict[str, int]) -> dict[str, int]:
+def plan(
+    deploy: Obj, new_rs: Obj, olds: list[Obj], ready: dict[str, int]
+) -> dict[str, int]:
     """Target replicas per ReplicaSet uid for this sync."""
     replicas = deploy["spec"].get("replicas", 1)
     uid = new_rs["metadata"]["uid"]
-    spec = {r["metadata"]["uid"]: r["spec"]["replicas"]
-            for r in [new_rs, *olds]}
+    spec = {
+        r["metadata"]["uid"]: r["spec"]["replicas"] for r in [new_rs, *olds]
+    }
     if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
         for r in olds:
             spec[r["metadata"]["uid"]] = 0
@@ -84,8 +89,9 @@ def plan(deploy: Obj, new_rs: Obj, olds: list[Obj],
         spec[uid] = replicas
     min_available = replicas - max_unav
     new_unavailable = max(0, spec[uid] - ready.get(uid, 0))
-    olds_sorted = sorted(active_olds,
-                         key=lambda r: r["metadata"]["creationTimestamp"])
+    olds_sorted = sorted(
+        active_olds, key=lambda r: r["metadata"]["creationTimestamp"]
+    )
     budget = sum(spec.values()) - min_available - new_unavailable
     for r in olds_sorted:  # unhealthy replicas go first
         if budget <= 0:
@@ -119,19 +125,26 @@ def deletion_rank(pod: Obj) -> tuple:
     """controller.ActivePods ordering: the pods to delete first sort first."""
     phase_rank = {"Pending": 0, "Unknown": 1, "Running": 2}
     status = pod.get("status") or {}
-    ready = any(c["type"] == "Ready" and c["status"] == "True"
-                for c in status.get("conditions") or [])
-    restarts = sum(c.get("restartCount", 0)
-                   for c in status.get("containerStatuses") or [])
-    return (1 if pod["spec"].get("nodeName") else 0,
-            phase_rank.get(status.get("phase", ""), 0),
-            1 if ready else 0, -restarts,
-            -_epoch(pod["metadata"].get("creationTimestamp")),
-            pod["metadata"]["name"])
+    ready = any(
+        c["type"] == "Ready" and c["status"] == "True"
+        for c in status.get("conditions") or []
+    )
+    restarts = sum(
+        c.get("restartCount", 0) for c in status.get("containerStatuses") or []
+    )
+    return (
+        1 if pod["spec"].get("nodeName") else 0,
+        phase_rank.get(status.get("phase", ""), 0),
+        1 if ready else 0,
+        -restarts,
+        -_epoch(pod["metadata"].get("creationTimestamp")),
+        pod["metadata"]["name"],
+    )
 
 
-def condition(status: Obj, kind: str, ok: bool, reason: str,
-              message: str) -> None:
+def condition(
+    status: Obj, kind: str, ok: bool, reason: str, message: str
+) -> None:
     """Deployment conditions carry lastUpdateTime and lastTransitionTime."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     value = "True" if ok else "False"
@@ -139,17 +152,28 @@ def condition(status: Obj, kind: str, ok: bool, reason: str,
     for cond in conds:
         if cond["type"] != kind:
             continue
-        if cond["status"] == value and cond.get("reason") == reason and \
-                cond.get("message") == message:
+        if (
+            cond["status"] == value
+            and cond.get("reason") == reason
+            and cond.get("message") == message
+        ):
             return
         if cond["status"] != value:
             cond["lastTransitionTime"] = stamp
-        cond.update(status=value, reason=reason, message=message,
-                    lastUpdateTime=stamp)
+        cond.update(
+            status=value, reason=reason, message=message, lastUpdateTime=stamp
+        )
         return
-    conds.append({"type": kind, "status": value, "reason": reason,
-                  "message": message, "lastUpdateTime": stamp,
-                  "lastTransitionTime": stamp})
+    conds.append(
+        {
+            "type": kind,
+            "status": value,
+            "reason": reason,
+            "message": message,
+            "lastUpdateTime": stamp,
+            "lastTransitionTime": stamp,
+        }
+    )
 
 
 def deadline_exceeded(deploy: Obj, status: Obj) -> bool:
@@ -160,6 +184,5 @@ def deadline_exceeded(deploy: Obj, status: Obj) -> bool:
         if cond["type"] == "Progressing":
             if cond.get("reason") == "ProgressDeadlineExceeded":
                 return True
-            return time.time() - _epoch(cond.get("lastUpdateTime")) > \
-                deadline
+            return time.time() - _epoch(cond.get("lastUpdateTime")) > deadline
     return False

@@ -29,13 +29,17 @@ REASON_PORTS = "node(s) didn't have free ports for the requested pod ports"
 REASON_TOO_MANY_PODS = "Too many pods"
 REASON_AFFINITY = "node(s) didn't match pod affinity rules"
 REASON_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules"
-REASON_EXISTING_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules"
+REASON_EXISTING_ANTI = (
+    "node(s) didn't satisfy existing pods anti-affinity rules"
+)
 NO_NODES = "no nodes available to schedule pods"
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_VICTIMS = "No preemption victims found for incoming pod"
 
-UNSCHEDULABLE_TAINT = {"key": "node.kubernetes.io/unschedulable",
-                       "effect": "NoSchedule"}
+UNSCHEDULABLE_TAINT = {
+    "key": "node.kubernetes.io/unschedulable",
+    "effect": "NoSchedule",
+}
 
 
 @dataclass
@@ -78,8 +82,13 @@ def _ports(pod: Obj) -> set[tuple[str, str, int]]:
     for c in pod["spec"].get("containers") or []:
         for p in c.get("ports") or []:
             if p.get("hostPort"):
-                found.add((p.get("hostIP") or "0.0.0.0",
-                           p.get("protocol") or "TCP", p["hostPort"]))
+                found.add(
+                    (
+                        p.get("hostIP") or "0.0.0.0",
+                        p.get("protocol") or "TCP",
+                        p["hostPort"],
+                    )
+                )
     return found
 
 
@@ -90,13 +99,13 @@ class _Affinity:
         ns = pod["metadata"].get("namespace", "default")
         self.pod = pod
         self.required_aff = pr.affinity_terms(pod, "podAffinity", "required")
-        self.required_anti = pr.affinity_terms(pod, "podAntiAffinity",
-                                               "required")
+        self.required_anti = pr.affinity_terms(
+            pod, "podAntiAffinity", "required"
+        )
         # term index -> set of topology values holding a matching pod
         self.aff_domains: list[set[str]] = [set() for _ in self.required_aff]
         self.aff_any: list[bool] = [False] * len(self.required_aff)
-        self.anti_domains: list[set[str]] = [set()
-                                             for _ in self.required_anti]
+        self.anti_domains: list[set[str]] = [set() for _ in self.required_anti]
         self.existing_anti: set[tuple[str, str]] = set()
         for other in snap.pods:
             node = other["spec"]["nodeName"]
@@ -112,8 +121,9 @@ class _Affinity:
                     if value is not None:
                         self.anti_domains[i].add(value)
             other_ns = other["metadata"].get("namespace", "default")
-            for term in pr.affinity_terms(other, "podAntiAffinity",
-                                          "required"):
+            for term in pr.affinity_terms(
+                other, "podAntiAffinity", "required"
+            ):
                 if pr.term_matches_pod(term, other_ns, pod, snap.namespaces):
                     value = snap.topology(node, term["topologyKey"])
                     if value is not None:
@@ -144,26 +154,28 @@ class _Affinity:
         return None
 
 
-def filter_node(pod: Obj, node: Obj, snap: Snapshot, aff: _Affinity
-                ) -> tuple[str, list[str]] | None:
+def filter_node(
+    pod: Obj, node: Obj, snap: Snapshot, aff: _Affinity
+) -> tuple[str, list[str]] | None:
     """None if ``pod`` fits ``node``, else (status code, reasons)."""
     tolerations = pod["spec"].get("tolerations") or []
     if node.get("spec", {}).get("unschedulable") and not pr.tolerates(
-            tolerations, UNSCHEDULABLE_TAINT):
+        tolerations, UNSCHEDULABLE_TAINT
+    ):
         return UNRESOLVABLE, [REASON_UNSCHEDULABLE]
     taint = pr.first_untolerated(pod, node)
     if taint is not None:
         return UNRESOLVABLE, [
-            "node(s) had untolerated taint {%s: %s}"
-            % (taint.get("key", ""), taint.get("value", ""))]
+            "node(s) had untolerated taint "
+            f"{{{taint.get('key', '')}: {taint.get('value', '')}}}"
+        ]
     if not pr.node_matches_pod(pod, node):
         return UNRESOLVABLE, [REASON_NODE_AFFINITY]
     name = node["metadata"]["name"]
     on_node = snap.by_node.get(name, [])
     wanted_ports = _ports(pod)
     if wanted_ports:
-        used = set().union(*(_ports(p) for p in on_node)) if on_node \
-            else set()
+        used = set().union(*(_ports(p) for p in on_node)) if on_node else set()
         if wanted_ports & used:
             return UNSCHEDULABLE, [REASON_PORTS]
     reasons = _resource_reasons(pod, node, on_node)
@@ -194,35 +206,50 @@ def _resource_reasons(pod: Obj, node: Obj, on_node: list[Obj]) -> list[str]:
     return reasons
 
 
-def _normalize(raw: dict[str, float], reverse: bool = False
-               ) -> dict[str, float]:
+def _normalize(
+    raw: dict[str, float], reverse: bool = False
+) -> dict[str, float]:
     if not raw:
         return {}
     low, high = min(raw.values()), max(raw.values())
     if high == low:
-        return dict.fromkeys(raw, 0.0 if reverse else 100.0) \
-            if high else dict.fromkeys(raw, 100.0 if reverse else 0.0)
+        return (
+            dict.fromkeys(raw, 0.0 if reverse else 100.0)
+            if high
+            else dict.fromkeys(raw, 100.0 if reverse else 0.0)
+        )
     scale = 100.0 / (high - low)
-    return {k: (high - v if reverse else v - low) * scale
-            for k, v in raw.items()}
+    return {
+        k: (high - v if reverse else v - low) * scale for k, v in raw.items()
+    }
 
 
 def score(pod: Obj, nodes: list[Obj], snap: Snapshot) -> dict[str, float]:
     """Weighted scores (default profile weights) of the feasible nodes."""
     ns = pod["metadata"].get("namespace", "default")
     names = [n["metadata"]["name"] for n in nodes]
-    node_aff = {n["metadata"]["name"]: float(pr.preferred_node_score(pod, n))
-                for n in nodes}
-    taints = {n["metadata"]["name"]: float(sum(
-        1 for t in n.get("spec", {}).get("taints") or []
-        if t.get("effect") == "PreferNoSchedule"
-        and not pr.tolerates(pod["spec"].get("tolerations") or [], t)))
-        for n in nodes}
+    node_aff = {
+        n["metadata"]["name"]: float(pr.preferred_node_score(pod, n))
+        for n in nodes
+    }
+    taints = {
+        n["metadata"]["name"]: float(
+            sum(
+                1
+                for t in n.get("spec", {}).get("taints") or []
+                if t.get("effect") == "PreferNoSchedule"
+                and not pr.tolerates(pod["spec"].get("tolerations") or [], t)
+            )
+        )
+        for n in nodes
+    }
     inter: dict[str, float] = dict.fromkeys(names, 0.0)
-    prefs = [(t, 1) for t in pr.affinity_terms(pod, "podAffinity",
-                                               "preferred")]
-    prefs += [(t, -1) for t in pr.affinity_terms(pod, "podAntiAffinity",
-                                                 "preferred")]
+    prefs = [
+        (t, 1) for t in pr.affinity_terms(pod, "podAffinity", "preferred")
+    ]
+    prefs += [
+        (t, -1) for t in pr.affinity_terms(pod, "podAntiAffinity", "preferred")
+    ]
     owner = _controller_uid(pod)
     spread: dict[str, float] = dict.fromkeys(names, 0.0)
     for other in snap.pods:
@@ -236,9 +263,11 @@ def score(pod: Obj, nodes: list[Obj], snap: Snapshot) -> dict[str, float]:
                 continue
             for n in nodes:
                 if (n["metadata"].get("labels") or {}).get(
-                        term["topologyKey"]) == value:
+                    term["topologyKey"]
+                ) == value:
                     inter[n["metadata"]["name"]] += sign * weighted.get(
-                        "weight", 0)
+                        "weight", 0
+                    )
         if owner and _controller_uid(other) == owner and where in spread:
             spread[where] += 1
     least = {}
@@ -247,16 +276,22 @@ def score(pod: Obj, nodes: list[Obj], snap: Snapshot) -> dict[str, float]:
         used: Counter[str] = Counter(pr.pod_requests(pod))
         for other in snap.by_node.get(n["metadata"]["name"], []):
             used.update(pr.pod_requests(other))
-        parts = [max(0.0, (alloc[r] - used[r]) / alloc[r])
-                 for r in ("cpu", "memory") if alloc.get(r)]
-        least[n["metadata"]["name"]] = 100.0 * sum(parts) / len(parts) \
-            if parts else 0.0
+        parts = [
+            max(0.0, (alloc[r] - used[r]) / alloc[r])
+            for r in ("cpu", "memory")
+            if alloc.get(r)
+        ]
+        least[n["metadata"]["name"]] = (
+            100.0 * sum(parts) / len(parts) if parts else 0.0
+        )
     totals = Counter[str]()
-    for weight, part in ((2, _normalize(node_aff)),
-                         (3, _normalize(taints, reverse=True)),
-                         (2, _normalize(inter)),
-                         (2, _normalize(spread, reverse=True)),
-                         (1, least)):
+    for weight, part in (
+        (2, _normalize(node_aff)),
+        (3, _normalize(taints, reverse=True)),
+        (2, _normalize(inter)),
+        (2, _normalize(spread, reverse=True)),
+        (1, least),
+    ):
         for name, value in part.items():
             totals[name] += weight * value
     return {name: totals[name] for name in names}
@@ -269,26 +304,37 @@ def _controller_uid(pod: Obj) -> str | None:
     return None
 
 
-def fit_message(num_nodes: int,
-                reasons: Mapping[str, tuple[str, list[str]]]) -> str:
+def fit_message(
+    num_nodes: int, reasons: Mapping[str, tuple[str, list[str]]]
+) -> str:
     """framework.FitError.Error() with the preemption post-filter part."""
     if num_nodes == 0:
         return NO_NODES
     histogram = Counter(r for _, rs in reasons.values() for r in rs)
-    message = f"0/{num_nodes} nodes are available: " + ", ".join(
-        sorted(f"{count} {reason}" for reason, count in histogram.items())
-    ) + "."
+    message = (
+        f"0/{num_nodes} nodes are available: "
+        + ", ".join(
+            sorted(f"{count} {reason}" for reason, count in histogram.items())
+        )
+        + "."
+    )
     preemption = Counter(
         PREEMPTION_NOT_HELPFUL if code == UNRESOLVABLE else NO_VICTIMS
-        for code, _ in reasons.values())
-    inner = f"0/{num_nodes} nodes are available: " + ", ".join(
-        sorted(f"{count} {reason}" for reason, count in preemption.items())
-    ) + "."
+        for code, _ in reasons.values()
+    )
+    inner = (
+        f"0/{num_nodes} nodes are available: "
+        + ", ".join(
+            sorted(f"{count} {reason}" for reason, count in preemption.items())
+        )
+        + "."
+    )
     return f"{message} preemption: {inner}."
 
 
-def schedule(pod: Obj, snap: Snapshot,
-             rng: random.Random | None = None) -> Result:
+def schedule(
+    pod: Obj, snap: Snapshot, rng: random.Random | None = None
+) -> Result:
     """Pick a node for ``pod`` or explain why none fits."""
     rng = rng or random.Random()
     aff = _Affinity(pod, snap)
@@ -303,6 +349,7 @@ def schedule(pod: Obj, snap: Snapshot,
         return Result(None, fit_message(len(snap.nodes), reasons), reasons)
     scores = score(pod, feasible, snap)
     best = max(scores.values())
-    top = sorted(name for name, value in scores.items()
-                 if value >= best - 1e-9)
+    top = sorted(
+        name for name, value in scores.items() if value >= best - 1e-9
+    )
     return Result(rng.choice(top))

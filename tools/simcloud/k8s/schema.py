@@ -23,8 +23,11 @@ SCHEMA_VERSION = "1.30.0"
 
 def _schema_dir(strict: bool) -> Any:
     name = f"v{SCHEMA_VERSION}-local" + ("-strict" if strict else "")
-    return (importlib_resources.files("kubernetes_validate")
-            / "kubernetes-json-schema" / name)
+    return (
+        importlib_resources.files("kubernetes_validate")
+        / "kubernetes-json-schema"
+        / name
+    )
 
 
 @functools.cache
@@ -39,9 +42,10 @@ def _file_name(api_version: str, kind: str) -> str:
 
 
 @functools.cache
-def kind_schema(api_version: str, kind: str, strict: bool = False
-                ) -> dict[str, Any] | None:
-    """The top-level schema of ``kind`` in ``api_version`` (None if unknown)."""
+def kind_schema(
+    api_version: str, kind: str, strict: bool = False
+) -> dict[str, Any] | None:
+    """The top-level schema of a kind (None if unknown)."""
     path = _schema_dir(strict) / _file_name(api_version, kind)
     try:
         with path.open() as f:
@@ -51,15 +55,17 @@ def kind_schema(api_version: str, kind: str, strict: bool = False
 
 
 @functools.cache
-def _validator(api_version: str, kind: str, strict: bool
-               ) -> jsonschema.protocols.Validator | None:
+def _validator(
+    api_version: str, kind: str, strict: bool
+) -> jsonschema.protocols.Validator | None:
     schema = kind_schema(api_version, kind, strict)
     if schema is None:
         return None
     registry = referencing.Registry()
     registry = referencing.Resource.from_contents(schema) @ registry
-    registry = referencing.Resource.from_contents(
-        _definitions(strict)) @ registry
+    registry = (
+        referencing.Resource.from_contents(_definitions(strict)) @ registry
+    )
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
@@ -84,15 +90,18 @@ def field_path(path: Any) -> str:
     return out
 
 
-def errors(obj: dict[str, Any], strict: bool = False
-           ) -> list[jsonschema.ValidationError]:
+def errors(
+    obj: dict[str, Any], strict: bool = False
+) -> list[jsonschema.ValidationError]:
     """Schema errors of ``obj`` (an empty list when valid or kind unknown)."""
-    validator = _validator(obj.get("apiVersion", ""), obj.get("kind", ""),
-                           strict)
+    validator = _validator(
+        obj.get("apiVersion", ""), obj.get("kind", ""), strict
+    )
     if validator is None:
         return []
-    return sorted(validator.iter_errors(obj),
-                  key=lambda e: field_path(e.absolute_path))
+    return sorted(
+        validator.iter_errors(obj), key=lambda e: field_path(e.absolute_path)
+    )
 
 
 def unknown_fields(obj: dict[str, Any]) -> list[tuple[list[Any], str]]:

@@ -32,7 +32,8 @@ def now() -> str:
 def now_micro() -> str:
     """metav1.MicroTime rendering (events)."""
     return datetime.datetime.now(datetime.UTC).strftime(
-        "%Y-%m-%dT%H:%M:%S.%fZ")
+        "%Y-%m-%dT%H:%M:%S.%fZ"
+    )
 
 
 @dataclass
@@ -64,19 +65,18 @@ class Store:
         self.listeners: list[Callable[[Event], None]] = []
 
     # reads -----------------------------------------------------------
-    def get(self, res: Resource, namespace: str | None, name: str
-            ) -> Obj | None:
+    def get(
+        self, res: Resource, namespace: str | None, name: str
+    ) -> Obj | None:
         return self._data.get(res.key, {}).get((namespace or "", name))
 
-    def must_get(self, res: Resource, namespace: str | None, name: str
-                 ) -> Obj:
+    def must_get(self, res: Resource, namespace: str | None, name: str) -> Obj:
         obj = self.get(res, namespace, name)
         if obj is None:
             raise errors.not_found(res.plural, res.group, name)
         return obj
 
-    def list(self, res: Resource, namespace: str | None = None
-             ) -> list[Obj]:
+    def list(self, res: Resource, namespace: str | None = None) -> list[Obj]:
         items = self._data.get(res.key, {})
         if namespace:
             return [o for (ns, _), o in items.items() if ns == namespace]
@@ -114,8 +114,7 @@ class Store:
         self._emit("ADDED", res, obj, None)
         return obj
 
-    def update(self, res: Resource, obj: Obj, *, check_rv: bool = True
-               ) -> Obj:
+    def update(self, res: Resource, obj: Obj, *, check_rv: bool = True) -> Obj:
         """Replace an object; a stale resourceVersion is a 409 Conflict.
 
         An object marked for deletion with no finalizers left and a zero
@@ -128,8 +127,11 @@ class Store:
         old = bucket.get((ns, meta["name"]))
         if old is None:
             raise errors.not_found(res.plural, res.group, meta["name"])
-        if check_rv and meta.get("resourceVersion") and \
-                meta["resourceVersion"] != old["metadata"]["resourceVersion"]:
+        if (
+            check_rv
+            and meta.get("resourceVersion")
+            and meta["resourceVersion"] != old["metadata"]["resourceVersion"]
+        ):
             raise errors.conflict(res.plural, res.group, meta["name"])
         for k in ("uid", "creationTimestamp"):
             meta[k] = old["metadata"][k]
@@ -145,10 +147,15 @@ class Store:
         if _same(obj, old):
             return old  # a no-op write keeps the resourceVersion
         meta["resourceVersion"] = str(self._tick())
-        if meta.get("deletionTimestamp") and not meta.get("finalizers") \
-                and not meta.get("deletionGracePeriodSeconds") \
-                and not (res.kind == "Namespace"
-                         and (obj.get("spec") or {}).get("finalizers")):
+        if (
+            meta.get("deletionTimestamp")
+            and not meta.get("finalizers")
+            and not meta.get("deletionGracePeriodSeconds")
+            and not (
+                res.kind == "Namespace"
+                and (obj.get("spec") or {}).get("finalizers")
+            )
+        ):
             del bucket[(ns, meta["name"])]
             self._emit("DELETED", res, obj, old)
             return obj
@@ -165,20 +172,23 @@ class Store:
         if old is None:
             raise errors.not_found(res.plural, res.group, meta["name"])
         gone = copy.copy(old)
-        gone["metadata"] = dict(old["metadata"],
-                                resourceVersion=str(self._tick()))
+        gone["metadata"] = dict(
+            old["metadata"], resourceVersion=str(self._tick())
+        )
         self._emit("DELETED", res, gone, old)
         return gone
 
     # events ----------------------------------------------------------
-    def _emit(self, kind: str, res: Resource, obj: Obj, old: Obj | None
-              ) -> None:
+    def _emit(
+        self, kind: str, res: Resource, obj: Obj, old: Obj | None
+    ) -> None:
         event = Event(kind, res, obj, old, self.rv)
         self.history.append(event)
         for watch in self.watches:
             if watch.res.key == res.key and (
-                    not watch.namespace or watch.namespace
-                    == obj["metadata"].get("namespace")):
+                not watch.namespace
+                or watch.namespace == obj["metadata"].get("namespace")
+            ):
                 watch.queue.put_nowait(event)
         for listener in self.listeners:
             listener(event)
@@ -187,18 +197,25 @@ class Store:
         """History after ``rv``; 410 Gone when it was compacted away."""
         if self.history and rv < self.history[0].rv - 1:
             raise errors.gone(
-                f"too old resource version: {rv} ({self.history[0].rv - 1})")
+                f"too old resource version: {rv} ({self.history[0].rv - 1})"
+            )
         return [e for e in self.history if e.rv > rv and e.res.key == res.key]
 
 
 def _spec_of(obj: Obj) -> Any:
-    return {k: v for k, v in obj.items()
-            if k not in ("metadata", "status", "apiVersion", "kind")}
+    return {
+        k: v
+        for k, v in obj.items()
+        if k not in ("metadata", "status", "apiVersion", "kind")
+    }
 
 
 def _same(a: Obj, b: Obj) -> bool:
     strip = ("resourceVersion", "managedFields")
     ma = {k: v for k, v in a.get("metadata", {}).items() if k not in strip}
     mb = {k: v for k, v in b.get("metadata", {}).items() if k not in strip}
-    return ma == mb and _spec_of(a) == _spec_of(b) and \
-        a.get("status") == b.get("status")
+    return (
+        ma == mb
+        and _spec_of(a) == _spec_of(b)
+        and a.get("status") == b.get("status")
+    )

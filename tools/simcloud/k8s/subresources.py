@@ -8,8 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import deletion
-from tools.simcloud.k8s import errors
+from tools.simcloud.k8s import admission, deletion, errors
 from tools.simcloud.k8s import labelsel as selectors
 
 Obj = dict[str, Any]
@@ -18,11 +17,13 @@ MUTABLE_POD_FIELDS = (
     "`spec.containers[*].image`,`spec.initContainers[*].image`,"
     "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to "
     "existing tolerations),`spec.terminationGracePeriodSeconds` (allow it "
-    "to be set to 1 if it was previously negative)")
+    "to be set to 1 if it was previously negative)"
+)
 
 
 def check_pod_update(old: Obj, new: Obj) -> None:
     """ValidatePodUpdate: a pod's spec is immutable but for a few fields."""
+
     def strip(spec: Obj) -> Obj:
         spec = copy.deepcopy(spec)
         for group in ("containers", "initContainers"):
@@ -36,14 +37,26 @@ def check_pod_update(old: Obj, new: Obj) -> None:
     if old_spec.get("nodeName") and not new_spec.get("nodeName"):
         new_spec["nodeName"] = old_spec["nodeName"]
     if strip(old_spec) != strip(new_spec):
-        raise errors.invalid("Pod", "", old["metadata"]["name"], [
-            errors.forbidden_field("spec", MUTABLE_POD_FIELDS)])
+        raise errors.invalid(
+            "Pod",
+            "",
+            old["metadata"]["name"],
+            [errors.forbidden_field("spec", MUTABLE_POD_FIELDS)],
+        )
     old_tol = old_spec.get("tolerations") or []
     if any(t not in (new_spec.get("tolerations") or []) for t in old_tol):
-        raise errors.invalid("Pod", "", old["metadata"]["name"], [
-            errors.forbidden_field("spec.tolerations",
-                                   "existing toleration can not be "
-                                   "modified except its tolerationSeconds")])
+        raise errors.invalid(
+            "Pod",
+            "",
+            old["metadata"]["name"],
+            [
+                errors.forbidden_field(
+                    "spec.tolerations",
+                    "existing toleration can not be "
+                    "modified except its tolerationSeconds",
+                )
+            ],
+        )
 
 
 def scale_of(res: Any, obj: Obj) -> Obj:
@@ -53,29 +66,48 @@ def scale_of(res: Any, obj: Obj) -> Obj:
     return {
         "kind": "Scale",
         "apiVersion": "autoscaling/v1",
-        "metadata": {k: meta[k] for k in ("name", "namespace", "uid",
-                                          "resourceVersion",
-                                          "creationTimestamp") if k in meta},
+        "metadata": {
+            k: meta[k]
+            for k in (
+                "name",
+                "namespace",
+                "uid",
+                "resourceVersion",
+                "creationTimestamp",
+            )
+            if k in meta
+        },
         "spec": {"replicas": spec.get("replicas", 0)},
-        "status": {"replicas": status.get("replicas", 0),
-                   "selector": selectors.to_string(spec.get("selector"))},
+        "status": {
+            "replicas": status.get("replicas", 0),
+            "selector": selectors.to_string(spec.get("selector")),
+        },
     }
 
 
 def status_response(code: int = 201) -> Obj:
-    return {"kind": "Status", "apiVersion": "v1", "metadata": {},
-            "status": "Success", "code": code}
+    return {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "code": code,
+    }
 
 
-async def handle(api: Any, request: web.Request, path: Any
-                 ) -> web.StreamResponse:
-    from tools.simcloud.k8s.api import read_body
-    from tools.simcloud.k8s.api import respond
+async def handle(
+    api: Any, request: web.Request, path: Any
+) -> web.StreamResponse:
+    from tools.simcloud.k8s.rest import read_body, respond
 
     res, sub, method = path.res, path.sub, request.method
     if sub not in res.subresources:
-        raise errors.ApiError(404, "NotFound", "the server could not find "
-                              "the requested resource", {})
+        raise errors.ApiError(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+            {},
+        )
     store = api.store
     obj = store.must_get(res, path.namespace, path.name)
     if sub == "status":
@@ -83,13 +115,21 @@ async def handle(api: Any, request: web.Request, path: Any
             return respond(obj)
         body = await read_body(request)
         if method == "PUT":
-            new = api._prepare(path, body, request.query)  # noqa: SLF001
+            new = admission.prepare(path, body, request.query)
             new.pop("__dropped__", None)
-            return respond(api.write(res, obj, new, status=True,
-                                     query=request.query))
+            return respond(
+                api.write(res, obj, new, status=True, query=request.query)
+            )
         if method == "PATCH":
-            return respond(api.patch(path, body, request.content_type,
-                                     request.query, status=True))
+            return respond(
+                api.patch(
+                    path,
+                    body,
+                    request.content_type,
+                    request.query,
+                    status=True,
+                )
+            )
     elif sub == "scale":
         if method == "GET":
             return respond(scale_of(res, obj))
@@ -98,15 +138,23 @@ async def handle(api: Any, request: web.Request, path: Any
         if method == "PUT":
             wanted = body
         elif method == "PATCH":
-            wanted = api.apply_patch(res, current, body,
-                                     request.content_type)
+            wanted = api.apply_patch(res, current, body, request.content_type)
         else:
             raise errors.method_not_allowed()
         replicas = ((wanted or {}).get("spec") or {}).get("replicas", 0)
         if not isinstance(replicas, int) or replicas < 0:
-            raise errors.invalid("Scale", "autoscaling", path.name, [
-                errors.invalid_value("spec.replicas", replicas,
-                                     "must be greater than or equal to 0")])
+            raise errors.invalid(
+                "Scale",
+                "autoscaling",
+                path.name,
+                [
+                    errors.invalid_value(
+                        "spec.replicas",
+                        replicas,
+                        "must be greater than or equal to 0",
+                    )
+                ],
+            )
         rv = ((wanted or {}).get("metadata") or {}).get("resourceVersion")
         if rv and rv != obj["metadata"]["resourceVersion"]:
             raise errors.conflict(res.plural, res.group, path.name)
@@ -127,14 +175,18 @@ async def handle(api: Any, request: web.Request, path: Any
         node = (body.get("target") or {}).get("name")
         if obj.get("spec", {}).get("nodeName"):
             raise errors.conflict(
-                "pods/binding", "", path.name,
-                f'pod {path.name} is already assigned to node '
-                f'"{obj["spec"]["nodeName"]}"')
+                "pods/binding",
+                "",
+                path.name,
+                f"pod {path.name} is already assigned to node "
+                f'"{obj["spec"]["nodeName"]}"',
+            )
         api.cluster.bind(obj, node)
         return respond(status_response(201), 201)
     elif sub == "log" and method == "GET":
-        return web.Response(text=api.cluster.pod_log(obj),
-                            content_type="text/plain")
+        return web.Response(
+            text=api.cluster.pod_log(obj), content_type="text/plain"
+        )
     elif sub == "finalize" and method == "PUT":
         body = await read_body(request)
         new = copy.deepcopy(obj)

@@ -15,22 +15,25 @@ from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import errors
-from tools.simcloud.k8s import fields
+from tools.simcloud.k8s import errors, fields
 from tools.simcloud.k8s import labelsel as selectors
-from tools.simcloud.k8s.store import Event
-from tools.simcloud.k8s.store import Watch
+from tools.simcloud.k8s.store import Event, Watch
 
 DEFAULT_TIMEOUT = 1800
 
 
 def _line(kind: str, obj: Any) -> bytes:
-    return json.dumps({"type": kind, "object": obj},
-                      separators=(",", ":")).encode() + b"\n"
+    return (
+        json.dumps(
+            {"type": kind, "object": obj}, separators=(",", ":")
+        ).encode()
+        + b"\n"
+    )
 
 
-async def serve(api: Any, request: web.Request, path: Any
-                ) -> web.StreamResponse:
+async def serve(
+    api: Any, request: web.Request, path: Any
+) -> web.StreamResponse:
     query = request.query
     try:
         label_sel = selectors.parse_labels(query.get("labelSelector"))
@@ -39,14 +42,18 @@ async def serve(api: Any, request: web.Request, path: Any
     field_sel = fields.parse(path.res.kind, query.get("fieldSelector"))
     if path.name:  # legacy per-object watch
         field_sel = selectors.FieldSelector(
-            (*field_sel.terms, ("metadata.name", True, path.name)))
+            (*field_sel.terms, ("metadata.name", True, path.name))
+        )
     timeout = float(query.get("timeoutSeconds") or DEFAULT_TIMEOUT)
     rv = query.get("resourceVersion") or ""
     store = api.store
 
     def matches(obj: Any) -> bool:
-        return obj is not None and label_sel.matches(
-            obj["metadata"].get("labels")) and fields.matches(field_sel, obj)
+        return (
+            obj is not None
+            and label_sel.matches(obj["metadata"].get("labels"))
+            and fields.matches(field_sel, obj)
+        )
 
     registration = Watch(path.res, path.namespace)
     store.watches.add(registration)
@@ -54,29 +61,41 @@ async def serve(api: Any, request: web.Request, path: Any
         backlog: list[tuple[str, Any]] = []
         error = None
         if rv in ("", "0"):
-            backlog = [("ADDED", o) for o in sorted(
-                store.list(path.res, path.namespace),
-                key=lambda o: int(o["metadata"]["resourceVersion"]))
-                if matches(o)]
+            backlog = [
+                ("ADDED", o)
+                for o in sorted(
+                    store.list(path.res, path.namespace),
+                    key=lambda o: int(o["metadata"]["resourceVersion"]),
+                )
+                if matches(o)
+            ]
         else:
             try:
                 since = int(rv)
             except ValueError:
                 raise errors.bad_request(
-                    f'invalid resource version "{rv}"') from None
+                    f'invalid resource version "{rv}"'
+                ) from None
             try:
                 for event in store.events_since(path.res, since):
-                    if path.namespace and event.obj["metadata"].get(
-                            "namespace") != path.namespace:
+                    if (
+                        path.namespace
+                        and event.obj["metadata"].get("namespace")
+                        != path.namespace
+                    ):
                         continue
                     item = _translate(event, matches)
                     if item:
                         backlog.append(item)
             except errors.ApiError as exc:
                 error = exc
-        response = web.StreamResponse(status=200, headers={
-            "Content-Type": "application/json",
-            "Cache-Control": "no-cache, private"})
+        response = web.StreamResponse(
+            status=200,
+            headers={
+                "Content-Type": "application/json",
+                "Cache-Control": "no-cache, private",
+            },
+        )
         response.enable_chunked_encoding()
         await response.prepare(request)
         if error is not None:
@@ -90,8 +109,9 @@ async def serve(api: Any, request: web.Request, path: Any
             if remaining <= 0:
                 break
             try:
-                event = await asyncio.wait_for(registration.queue.get(),
-                                               remaining)
+                event = await asyncio.wait_for(
+                    registration.queue.get(), remaining
+                )
             except TimeoutError:
                 break
             if event is None:  # the server is stopping

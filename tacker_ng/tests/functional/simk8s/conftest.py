@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from kubernetes import client
-from kubernetes import watch
+from kubernetes import client, watch
 
 
 @pytest.fixture
@@ -35,8 +34,12 @@ def status_of(exc: client.ApiException) -> dict:
     return json.loads(exc.body)
 
 
-def wait_list(list_fn: Callable[..., Any], predicate: Callable[[list], bool],
-              timeout: float = 30, **kwargs: Any) -> list:
+def wait_list(
+    list_fn: Callable[..., Any],
+    predicate: Callable[[list], bool],
+    timeout: float = 30,
+    **kwargs: Any,
+) -> list:
     """Watch a collection until ``predicate(items)`` holds (or fail)."""
     deadline = time.monotonic() + timeout
     items = list_fn(**kwargs).items
@@ -50,37 +53,58 @@ def wait_list(list_fn: Callable[..., Any], predicate: Callable[[list], bool],
             if predicate(items):
                 w.stop()
                 return items
-    raise AssertionError(f"condition not met in {timeout}s; last items: "
-                         f"{[i.metadata.name for i in items]}")
+    raise AssertionError(
+        f"condition not met in {timeout}s; last items: "
+        f"{[i.metadata.name for i in items]}"
+    )
 
 
 def pod_ready(pod: Any) -> bool:
-    return any(c.type == "Ready" and c.status == "True"
-               for c in (pod.status.conditions or []))
+    return any(
+        c.type == "Ready" and c.status == "True"
+        for c in (pod.status.conditions or [])
+    )
 
 
-def deployment(name: str, replicas: int = 1, labels: dict | None = None,
-               **pod_spec: Any) -> dict:
+def deployment(
+    name: str, replicas: int = 1, labels: dict | None = None, **pod_spec: Any
+) -> dict:
     labels = labels or {"app": name}
     spec = {"containers": [{"name": "app", "image": "nginx:1.25"}]}
     spec.update(pod_spec)
-    return {"apiVersion": "apps/v1", "kind": "Deployment",
-            "metadata": {"name": name},
-            "spec": {"replicas": replicas,
-                     "selector": {"matchLabels": labels},
-                     "template": {"metadata": {"labels": labels},
-                                  "spec": spec}}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": labels},
+            "template": {"metadata": {"labels": labels}, "spec": spec},
+        },
+    }
 
 
-def rest(sim: Any, method: str, path: str, body: Any = None,
-         content_type: str = "application/json") -> tuple[int, Any]:
+def rest(
+    sim: Any,
+    method: str,
+    path: str,
+    body: Any = None,
+    content_type: str = "application/json",
+) -> tuple[int, Any]:
     """A raw HTTPS call (bodies the typed client would refuse to send)."""
     import requests
 
     resp = requests.request(
-        method, sim.endpoint + path, json=body, verify=sim.ca_path,
-        headers={"Authorization": f"Bearer {sim.token}",
-                 "Content-Type": content_type}, timeout=30)
+        method,
+        sim.endpoint + path,
+        json=body,
+        verify=sim.ca_path,
+        headers={
+            "Authorization": f"Bearer {sim.token}",
+            "Content-Type": content_type,
+        },
+        timeout=30,
+    )
     try:
         return resp.status_code, resp.json()
     except ValueError:

@@ -61,67 +61,105 @@ def _json(sim, *args):
 def test_kubectl_is_debians_1_20():
     from subprocess import run
 
-    out = run([kubectl_path(), "version", "--client", "--short"],
-              capture_output=True, text=True, check=True).stdout
+    out = run(
+        [kubectl_path(), "version", "--client", "--short"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "v1.20." in out
 
 
 def test_apply_get_wait_label_scale_delete(simk8s, ns):
     applied = simk8s.kubectl("apply", "-n", ns, "-f", "-", stdin=MANIFEST)
     assert applied.stdout.split("\n")[:3] == [
-        "configmap/web-config created", "deployment.apps/web created",
-        "service/web created"]
-    simk8s.kubectl("wait", "-n", ns, "--for=condition=Ready", "pod",
-                   "-l", "app=web", "--timeout=30s")
+        "configmap/web-config created",
+        "deployment.apps/web created",
+        "service/web created",
+    ]
+    simk8s.kubectl(
+        "wait",
+        "-n",
+        ns,
+        "--for=condition=Ready",
+        "pod",
+        "-l",
+        "app=web",
+        "--timeout=30s",
+    )
     pods = _json(simk8s, "get", "pods", "-n", ns, "-l", "app=web")
     assert len(pods["items"]) == 2
     assert all(p["status"]["phase"] == "Running" for p in pods["items"])
     table = simk8s.kubectl("get", "pods", "-n", ns).stdout.splitlines()
-    assert table[0].split()[:5] == ["NAME", "READY", "STATUS", "RESTARTS",
-                                    "AGE"]
+    assert table[0].split()[:5] == [
+        "NAME",
+        "READY",
+        "STATUS",
+        "RESTARTS",
+        "AGE",
+    ]
     assert all(" 1/1 " in row and "Running" in row for row in table[1:])
     # apply again with a change: a three-way strategic merge patch
     changed = MANIFEST.replace("mode: blue", "mode: green").replace(
-        "image: nginx:1.25", "image: nginx:1.26")
+        "image: nginx:1.25", "image: nginx:1.26"
+    )
     again = simk8s.kubectl("apply", "-n", ns, "-f", "-", stdin=changed)
     assert "deployment.apps/web configured" in again.stdout
     assert "service/web unchanged" in again.stdout
     cm = _json(simk8s, "get", "configmap", "web-config", "-n", ns)
     assert cm["data"] == {"mode": "green"}
-    assert "kubectl.kubernetes.io/last-applied-configuration" in \
-        cm["metadata"]["annotations"]
-    simk8s.kubectl("rollout", "status", "-n", ns, "deployment/web",
-                   "--timeout=30s")
+    assert (
+        "kubectl.kubernetes.io/last-applied-configuration"
+        in cm["metadata"]["annotations"]
+    )
+    simk8s.kubectl(
+        "rollout", "status", "-n", ns, "deployment/web", "--timeout=30s"
+    )
     rs = _json(simk8s, "get", "rs", "-n", ns)["items"]
-    by_image = {r["spec"]["template"]["spec"]["containers"][0]["image"]:
-                r["spec"]["replicas"] for r in rs}
+    by_image = {
+        r["spec"]["template"]["spec"]["containers"][0]["image"]: r["spec"][
+            "replicas"
+        ]
+        for r in rs
+    }
     assert by_image == {"nginx:1.25": 0, "nginx:1.26": 2}
     simk8s.kubectl("label", "-n", ns, "deployment/web", "tier=front")
     labels = _json(simk8s, "get", "deploy", "web", "-n", ns)["metadata"][
-        "labels"]
+        "labels"
+    ]
     assert labels == {"tier": "front"}
     simk8s.kubectl("scale", "-n", ns, "deployment/web", "--replicas=4")
-    simk8s.kubectl("wait", "-n", ns, "--for=condition=Available",
-                   "deployment/web", "--timeout=30s")
-    simk8s.kubectl("rollout", "status", "-n", ns, "deployment/web",
-                   "--timeout=30s")
+    simk8s.kubectl(
+        "wait",
+        "-n",
+        ns,
+        "--for=condition=Available",
+        "deployment/web",
+        "--timeout=30s",
+    )
+    simk8s.kubectl(
+        "rollout", "status", "-n", ns, "deployment/web", "--timeout=30s"
+    )
     deploy = _json(simk8s, "get", "deploy", "web", "-n", ns)
     assert deploy["status"]["readyReplicas"] == 4
     deleted = simk8s.kubectl("delete", "-n", ns, "-f", "-", stdin=changed)
     assert 'deployment.apps "web" deleted' in deleted.stdout
-    left = simk8s.kubectl("get", "deploy,svc,cm", "-n", ns, "-o",
-                          "name").stdout.split()
+    left = simk8s.kubectl(
+        "get", "deploy,svc,cm", "-n", ns, "-o", "name"
+    ).stdout.split()
     assert left == ["configmap/kube-root-ca.crt"]
 
 
 def test_apply_of_an_invalid_manifest_is_refused(simk8s, ns):
-    bad = MANIFEST.replace("labels: {app: web}\n    spec:",
-                           "labels: {app: other}\n    spec:")
-    proc = simk8s.kubectl("apply", "-n", ns, "-f", "-", stdin=bad,
-                          check=False)
+    bad = MANIFEST.replace(
+        "labels: {app: web}\n    spec:", "labels: {app: other}\n    spec:"
+    )
+    proc = simk8s.kubectl("apply", "-n", ns, "-f", "-", stdin=bad, check=False)
     assert proc.returncode != 0
-    assert 'The Deployment "web" is invalid: spec.template.metadata.' \
+    assert (
+        'The Deployment "web" is invalid: spec.template.metadata.'
         "labels: Invalid value" in proc.stderr
+    )
 
 
 def test_get_missing_is_not_found(simk8s, ns):
@@ -132,9 +170,17 @@ def test_get_missing_is_not_found(simk8s, ns):
 
 def test_cordon_drain_ignore_daemonsets(simk8s_factory):
     sim = simk8s_factory("--nodes", "2")
-    sim.kubectl("apply", "-f", "-", stdin=MANIFEST.replace(
-        "replicas: 2", "replicas: 4"))
-    sim.kubectl("apply", "-f", "-", stdin="""\
+    sim.kubectl(
+        "apply",
+        "-f",
+        "-",
+        stdin=MANIFEST.replace("replicas: 2", "replicas: 4"),
+    )
+    sim.kubectl(
+        "apply",
+        "-f",
+        "-",
+        stdin="""\
 apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: agent}
@@ -144,39 +190,55 @@ spec:
     metadata: {labels: {app: agent}}
     spec:
       containers: [{name: a, image: agent:1}]
-""")
-    sim.kubectl("wait", "--for=condition=Ready", "pod", "--all",
-                "--timeout=30s")
+""",
+    )
+    sim.kubectl(
+        "wait", "--for=condition=Ready", "pod", "--all", "--timeout=30s"
+    )
     sim.kubectl("cordon", "node-0")
     node = _json(sim, "get", "node", "node-0")
     assert node["spec"]["unschedulable"] is True
-    assert "SchedulingDisabled" in sim.kubectl("get", "node",
-                                               "node-0").stdout
-    on_node_1 = [p for p in _json(sim, "get", "pods", "-l", "app=web")[
-        "items"] if p["spec"]["nodeName"] == "node-1"]
+    assert "SchedulingDisabled" in sim.kubectl("get", "node", "node-0").stdout
+    on_node_1 = [
+        p
+        for p in _json(sim, "get", "pods", "-l", "app=web")["items"]
+        if p["spec"]["nodeName"] == "node-1"
+    ]
     assert on_node_1, "the scheduler spreads a Deployment's pods"
-    drained = sim.kubectl("drain", "node-1", "--ignore-daemonsets",
-                          "--timeout=60s")
+    drained = sim.kubectl(
+        "drain", "node-1", "--ignore-daemonsets", "--timeout=60s"
+    )
     # kubectl 1.20 ends a drain with "node/<name> evicted"
     assert drained.stdout.splitlines()[-1] == "node/node-1 evicted"
     assert drained.stdout.count(" evicted\n") == len(on_node_1) + 1
-    assert "ignoring DaemonSet-managed Pods: default/agent-" in \
-        drained.stderr
+    assert "ignoring DaemonSet-managed Pods: default/agent-" in drained.stderr
     # the web pods left node-1 and found no room but node-0: cordoned too
     pods = _json(sim, "get", "pods", "-l", "app=web")["items"]
     assert all(p["spec"].get("nodeName") != "node-1" for p in pods)
     pending = [p for p in pods if p["status"]["phase"] == "Pending"]
     assert pending, "evicted pods must wait for an uncordoned node"
-    cond = next(c for c in pending[0]["status"]["conditions"]
-                if c["type"] == "PodScheduled")
+    cond = next(
+        c
+        for c in pending[0]["status"]["conditions"]
+        if c["type"] == "PodScheduled"
+    )
     assert cond["reason"] == "Unschedulable"
     assert cond["message"].startswith(
-        "0/2 nodes are available: 2 node(s) were unschedulable.")
+        "0/2 nodes are available: 2 node(s) were unschedulable."
+    )
     agents = _json(sim, "get", "pods", "-l", "app=agent")["items"]
     assert sorted(p["spec"]["nodeName"] for p in agents) == [
-        "node-0", "node-1"]
+        "node-0",
+        "node-1",
+    ]
     sim.kubectl("uncordon", "node-0")
-    sim.kubectl("wait", "--for=condition=Ready", "pod", "-l", "app=web",
-                "--timeout=30s")
+    sim.kubectl(
+        "wait",
+        "--for=condition=Ready",
+        "pod",
+        "-l",
+        "app=web",
+        "--timeout=30s",
+    )
     pods = _json(sim, "get", "pods", "-l", "app=web")["items"]
     assert {p["spec"]["nodeName"] for p in pods} == {"node-0"}

@@ -6,15 +6,19 @@ from tools.simcloud.k8s import rollout
 def deploy(replicas=4, surge="25%", unavailable="25%", kind="RollingUpdate"):
     strategy = {"type": kind}
     if kind == "RollingUpdate":
-        strategy["rollingUpdate"] = {"maxSurge": surge,
-                                     "maxUnavailable": unavailable}
+        strategy["rollingUpdate"] = {
+            "maxSurge": surge,
+            "maxUnavailable": unavailable,
+        }
     return {"spec": {"replicas": replicas, "strategy": strategy}}
 
 
 def rs(uid, replicas, stamp="2026-01-01T00:00:00Z", status=None):
-    return {"metadata": {"uid": uid, "creationTimestamp": stamp},
-            "spec": {"replicas": replicas},
-            "status": {"replicas": replicas if status is None else status}}
+    return {
+        "metadata": {"uid": uid, "creationTimestamp": stamp},
+        "spec": {"replicas": replicas},
+        "status": {"replicas": replicas if status is None else status},
+    }
 
 
 def test_surge_and_unavailable_rounding():
@@ -32,8 +36,10 @@ def test_rolling_update_steps_to_completion():
         plan = rollout.plan(d, new, [old], ready)
         new, old = rs("new", plan["new"]), rs("old", plan["old"])
         assert plan["new"] + plan["old"] <= 5  # maxSurge 1
-        assert ready["new"] + min(ready["old"], plan["old"]) >= 4 or \
-            plan["old"] == ready["old"]
+        assert (
+            ready["new"] + min(ready["old"], plan["old"]) >= 4
+            or plan["old"] == ready["old"]
+        )
         ready = {"new": plan["new"], "old": plan["old"]}
         if plan == {"new": 4, "old": 0}:
             break
@@ -56,15 +62,25 @@ def test_scaling_without_old_sets():
 
 def test_deletion_rank_prefers_unscheduled_and_unready():
     def pod(name, node=None, phase="Pending", ready=False):
-        return {"metadata": {"name": name,
-                             "creationTimestamp": "2026-01-01T00:00:00Z"},
-                "spec": {"nodeName": node} if node else {},
-                "status": {"phase": phase, "conditions": [
-                    {"type": "Ready", "status": "True" if ready else
-                     "False"}]}}
+        return {
+            "metadata": {
+                "name": name,
+                "creationTimestamp": "2026-01-01T00:00:00Z",
+            },
+            "spec": {"nodeName": node} if node else {},
+            "status": {
+                "phase": phase,
+                "conditions": [
+                    {"type": "Ready", "status": "True" if ready else "False"}
+                ],
+            },
+        }
 
-    pods = [pod("running", "n", "Running", True), pod("unscheduled"),
-            pod("starting", "n")]
-    assert [p["metadata"]["name"] for p in sorted(
-        pods, key=rollout.deletion_rank)] == ["unscheduled", "starting",
-                                              "running"]
+    pods = [
+        pod("running", "n", "Running", True),
+        pod("unscheduled"),
+        pod("starting", "n"),
+    ]
+    assert [
+        p["metadata"]["name"] for p in sorted(pods, key=rollout.deletion_rank)
+    ] == ["unscheduled", "starting", "running"]
