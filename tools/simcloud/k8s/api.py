@@ -36,6 +36,8 @@ from tools.simcloud.k8s.rest import (
 )
 
 Obj = dict[str, Any]
+#: The NamespaceLifecycle admission plugin's immortal namespaces.
+PROTECTED = {"default", "kube-system", "kube-public"}
 #: Registries with ReturnDeletedObject: DELETE answers with the object.
 RETURN_DELETED = {"Pod", "Service", "PersistentVolumeClaim", "ServiceAccount"}
 
@@ -257,6 +259,12 @@ class Api:
 
     def delete(self, path: Path, body: Obj, query: Any) -> web.Response:
         obj = self.store.must_get(path.res, path.namespace, path.name)
+        if path.res.kind == "Namespace" and path.name in PROTECTED:
+            raise errors.forbidden(
+                f'namespaces "{path.name}" is forbidden: this namespace may '
+                "not be deleted",
+                {"name": path.name, "kind": "namespaces"},
+            )
         options = dict(body or {})
         for key in (
             "gracePeriodSeconds",

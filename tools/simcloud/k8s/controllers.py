@@ -198,7 +198,19 @@ def _sync_deployment(cluster: Any, deploy: Obj) -> None:
                 if rs is new_rs:
                     new_rs = stored
         _cleanup(cluster, deploy, olds)
+        deploy = _annotate_revision(cluster, deploy, new_rs)
     _deployment_status(cluster, deploy, new_rs)
+
+
+def _annotate_revision(cluster: Any, deploy: Obj, new_rs: Obj) -> Obj:
+    """The Deployment carries its current revision (rollout undo reads it)."""
+    revision = new_rs["metadata"].get("annotations", {}).get(REVISION)
+    annotations = deploy["metadata"].get("annotations") or {}
+    if not revision or annotations.get(REVISION) == revision:
+        return deploy
+    new = copy.deepcopy(deploy)
+    new["metadata"].setdefault("annotations", {})[REVISION] = revision
+    return cluster.store.update(DEPLOYMENTS, new, check_rv=False)
 
 
 def _create_rs(

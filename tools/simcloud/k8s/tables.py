@@ -170,11 +170,23 @@ def _svc_row(o: Obj) -> list:
     ]
 
 
+def _ns_row(o: Obj) -> list:
+    return [
+        o["metadata"]["name"],
+        (o.get("status") or {}).get("phase", "Active"),
+        age(o["metadata"].get("creationTimestamp")),
+    ]
+
+
 def _generic(o: Obj) -> list:
     return [o["metadata"]["name"], age(o["metadata"].get("creationTimestamp"))]
 
 
 COLUMNS: dict[str, tuple[list[tuple[str, str, int]], Any]] = {
+    "Namespace": (
+        [("Name", "string", 0), ("Status", "string", 0), ("Age", "string", 0)],
+        _ns_row,
+    ),
     "Pod": (
         [
             ("Name", "string", 0),
