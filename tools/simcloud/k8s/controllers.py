@@ -167,13 +167,19 @@ def _sync_deployment(cluster: Any, deploy: Obj) -> None:
             uid: sum(1 for p in pods if is_ready(p))
             for uid, pods in pods_by_rs.items()
         }
+        old_running = sum(
+            1
+            for r in olds
+            for p in pods_by_rs[r["metadata"]["uid"]]
+            if p.get("status", {}).get("phase") not in ("Succeeded", "Failed")
+        )
         if new_rs is None:
             new_rs = _create_rs(
                 cluster,
                 deploy,
                 template,
                 pth,
-                rollout.initial_replicas(deploy, olds),
+                rollout.initial_replicas(deploy, olds, old_running),
                 str(max(revisions, default=0) + 1),
             )
             ready[new_rs["metadata"]["uid"]] = 0
@@ -190,7 +196,7 @@ def _sync_deployment(cluster: Any, deploy: Obj) -> None:
                     deploy,
                     new_rev,
                 )
-        plan = rollout.plan(deploy, new_rs, olds, ready)
+        plan = rollout.plan(deploy, new_rs, olds, ready, old_running)
         for rs in [new_rs, *olds]:
             want = plan.get(rs["metadata"]["uid"])
             if want is not None and want != rs["spec"]["replicas"]:

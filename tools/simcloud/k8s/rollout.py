@@ -44,25 +44,34 @@ def max_unavailable(deploy: Obj) -> int:
     return min(_params(deploy)[1], deploy["spec"].get("replicas", 1))
 
 
-def initial_replicas(deploy: Obj, olds: list[Obj]) -> int:
-    """Replicas of a brand-new ReplicaSet."""
+def _recreate(deploy: Obj) -> bool:
+    return (deploy["spec"].get("strategy") or {}).get("type") == "Recreate"
+
+
+def initial_replicas(
+    deploy: Obj, olds: list[Obj], old_pods_running: int = 0
+) -> int:
+    """Replicas of a brand-new ReplicaSet.
+
+    ``old_pods_running``: pods of the old sets not yet gone (terminating
+    ones included), which Recreate waits for.
+    """
     replicas = deploy["spec"].get("replicas", 1)
+    if _recreate(deploy):
+        busy = old_pods_running or any(r["spec"]["replicas"] for r in olds)
+        return 0 if busy else replicas
     if not any(r["spec"]["replicas"] for r in olds):
-        if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
-            return (
-                0
-                if any(r.get("status", {}).get("replicas") for r in olds)
-                else replicas
-            )
         return replicas
-    if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
-        return 0
     total = sum(r["spec"]["replicas"] for r in olds)
     return max(0, min(replicas, replicas + surge(deploy) - total))
 
 
 def plan(
-    deploy: Obj, new_rs: Obj, olds: list[Obj], ready: dict[str, int]
+    deploy: Obj,
+    new_rs: Obj,
+    olds: list[Obj],
+    ready: dict[str, int],
+    old_pods_running: int = 0,
 ) -> dict[str, int]:
     """Target replicas per ReplicaSet uid for this sync."""
     replicas = deploy["spec"].get("replicas", 1)
@@ -70,10 +79,10 @@ def plan(
     spec = {
         r["metadata"]["uid"]: r["spec"]["replicas"] for r in [new_rs, *olds]
     }
-    if (deploy["spec"].get("strategy") or {}).get("type") == "Recreate":
+    if _recreate(deploy):
         for r in olds:
             spec[r["metadata"]["uid"]] = 0
-        if all(not r.get("status", {}).get("replicas") for r in olds):
+        if not old_pods_running:
             spec[uid] = replicas
         return spec
     active_olds = [r for r in olds if spec[r["metadata"]["uid"]] > 0]

@@ -48,10 +48,15 @@ def test_rolling_update_steps_to_completion():
 
 def test_recreate_waits_for_old_pods():
     d = deploy(2, kind="Recreate")
-    plan = rollout.plan(d, rs("new", 0), [rs("old", 2)], {"old": 2})
+    plan = rollout.plan(d, rs("new", 0), [rs("old", 2)], {"old": 2}, 2)
     assert plan == {"new": 0, "old": 0}
-    plan = rollout.plan(d, rs("new", 0), [rs("old", 0, status=0)], {})
+    # scaled to 0 but a pod still terminating: keep waiting
+    plan = rollout.plan(d, rs("new", 0), [rs("old", 0, status=0)], {}, 1)
+    assert plan == {"new": 0, "old": 0}
+    plan = rollout.plan(d, rs("new", 0), [rs("old", 0, status=0)], {}, 0)
     assert plan == {"new": 2, "old": 0}
+    assert rollout.initial_replicas(d, [rs("old", 0)], 1) == 0
+    assert rollout.initial_replicas(d, [rs("old", 0)], 0) == 2
 
 
 def test_scaling_without_old_sets():
