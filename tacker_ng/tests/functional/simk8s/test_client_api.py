@@ -537,3 +537,16 @@ def test_tls_is_verified_against_the_ca(simk8s):
     with pytest.raises(urllib.error.URLError) as err:
         urllib.request.urlopen(simk8s.endpoint + "/readyz", context=ctx)
     assert "CERTIFICATE_VERIFY_FAILED" in str(err.value)
+
+
+def test_binds_to_another_address(simk8s_factory):
+    sim = simk8s_factory(
+        "--nodes", "1", "--bind", "127.0.0.2", "--san", "simk8s.test"
+    )
+    assert sim.endpoint.startswith("https://127.0.0.2:")
+    with sim.api_client() as api_client:  # the certificate names 127.0.0.2
+        assert [
+            n.metadata.name
+            for n in client.CoreV1Api(api_client).list_node().items
+        ] == ["node-0"]
+    assert "127.0.0.2" in sim.kubectl("cluster-info").stdout
