@@ -239,7 +239,14 @@ def pvc(obj: Obj) -> None:
     }
 
 
+def resourcequota(obj: Obj) -> None:
+    """What the quota controller reports first: hard limits, nothing used."""
+    hard = dict((obj.get("spec") or {}).get("hard") or {})
+    obj["status"] = {"hard": hard, "used": dict.fromkeys(hard, "0")}
+
+
 BY_KIND = {
+    "ResourceQuota": resourcequota,
     "Pod": pod,
     "Deployment": deployment,
     "ReplicaSet": replicaset,

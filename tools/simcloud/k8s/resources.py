@@ -165,10 +165,95 @@ APPS = [
         generation=True,
     ),
 ]
-ALL = CORE + APPS
+#: Stored and validated only: no controller acts on them and nothing is
+#: enforced (no RBAC, quotas, network policies, disruption budgets).
+STORED = [
+    Resource(
+        "",
+        "v1",
+        "resourcequotas",
+        "ResourceQuota",
+        short_names=("quota",),
+        subresources=("status",),
+    ),
+    Resource(
+        "",
+        "v1",
+        "limitranges",
+        "LimitRange",
+        short_names=("limits",),
+        has_status=False,
+    ),
+    Resource(
+        "",
+        "v1",
+        "persistentvolumes",
+        "PersistentVolume",
+        namespaced=False,
+        short_names=("pv",),
+        subresources=("status",),
+    ),
+    Resource(
+        "rbac.authorization.k8s.io", "v1", "roles", "Role", has_status=False
+    ),
+    Resource(
+        "rbac.authorization.k8s.io",
+        "v1",
+        "rolebindings",
+        "RoleBinding",
+        has_status=False,
+    ),
+    Resource(
+        "rbac.authorization.k8s.io",
+        "v1",
+        "clusterroles",
+        "ClusterRole",
+        namespaced=False,
+        has_status=False,
+    ),
+    Resource(
+        "rbac.authorization.k8s.io",
+        "v1",
+        "clusterrolebindings",
+        "ClusterRoleBinding",
+        namespaced=False,
+        has_status=False,
+    ),
+    Resource(
+        "networking.k8s.io",
+        "v1",
+        "networkpolicies",
+        "NetworkPolicy",
+        short_names=("netpol",),
+        has_status=False,
+    ),
+    Resource(
+        "networking.k8s.io",
+        "v1",
+        "ingresses",
+        "Ingress",
+        short_names=("ing",),
+        subresources=("status",),
+    ),
+    Resource(
+        "policy",
+        "v1",
+        "poddisruptionbudgets",
+        "PodDisruptionBudget",
+        short_names=("pdb",),
+        subresources=("status",),
+        generation=True,
+    ),
+]
+ALL = CORE + APPS + STORED
 
 #: group -> versions served, preferred first.
-GROUPS = {"apps": ["v1"], "policy": ["v1"]}
+GROUPS = {
+    "apps": ["v1"],
+    "policy": ["v1"],
+    "rbac.authorization.k8s.io": ["v1"],
+    "networking.k8s.io": ["v1"],
+}
 
 BY_PATH = {(r.group, r.version, r.plural): r for r in ALL}
 BY_KEY = {r.key: r for r in ALL}

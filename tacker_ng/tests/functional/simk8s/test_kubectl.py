@@ -242,3 +242,70 @@ spec:
     )
     pods = _json(sim, "get", "pods", "-l", "app=web")["items"]
     assert {p["spec"]["nodeName"] for p in pods} == {"node-0"}
+
+
+STORED_KINDS = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q}
+spec: {hard: {pods: "10", requests.cpu: "4"}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: lr}
+spec: {limits: [{type: Container, default: {cpu: 500m}}]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: reader}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+subjects: [{kind: ServiceAccount, name: default}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny}
+spec: {podSelector: {}, policyTypes: [Ingress]}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: pdb}
+spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}
+"""
+
+
+def test_stored_kinds_for_cnf_manifests(simk8s, ns):
+    out = simk8s.kubectl("apply", "-n", ns, "-f", "-", stdin=STORED_KINDS)
+    assert out.stdout.split() == [
+        "resourcequota/q",
+        "created",
+        "limitrange/lr",
+        "created",
+        "role.rbac.authorization.k8s.io/reader",
+        "created",
+        "rolebinding.rbac.authorization.k8s.io/reader",
+        "created",
+        "networkpolicy.networking.k8s.io/deny",
+        "created",
+        "poddisruptionbudget.policy/pdb",
+        "created",
+    ]
+    quota = _json(simk8s, "get", "quota", "q", "-n", ns)
+    assert quota["status"]["hard"] == {"pods": "10", "requests.cpu": "4"}
+    bad = STORED_KINDS.split("---")[3].replace("roleRef", "roleRefs")
+    proc = simk8s.kubectl(
+        "create",
+        "-n",
+        ns,
+        "-f",
+        "-",
+        "--save-config",
+        stdin=bad.replace("name: reader}", "name: r2}", 1),
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert "roleRef: Required value" in proc.stderr
