@@ -59,7 +59,7 @@ class Api:
         method = request.method
         if path.name is None:
             if method == "GET":
-                if request.query.get("watch") in ("true", "1"):
+                if request.query.get("watch", "").lower() in ("true", "1"):
                     return await watch.serve(self, request, path)
                 return self.list(request, path)
             if method == "POST":

@@ -15,14 +15,16 @@ from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import errors, fields
+from tools.simcloud.k8s import errors, fields, tables
 from tools.simcloud.k8s import labelsel as selectors
 from tools.simcloud.k8s.store import Event, Watch
 
 DEFAULT_TIMEOUT = 1800
 
 
-def _line(kind: str, obj: Any) -> bytes:
+def _line(kind: str, obj: Any, table: Any = None) -> bytes:
+    if table is not None:
+        obj = table(obj)
     return (
         json.dumps(
             {"type": kind, "object": obj}, separators=(",", ":")
@@ -47,6 +49,16 @@ async def serve(
     timeout = float(query.get("timeoutSeconds") or DEFAULT_TIMEOUT)
     rv = query.get("resourceVersion") or ""
     store = api.store
+    table = None
+    if tables.wants_table(request.headers.get("Accept", "")):
+
+        def table(obj: Any) -> Any:  # server-side printing (kubectl get -w)
+            return tables.table(
+                path.res,
+                [obj],
+                obj["metadata"]["resourceVersion"],
+                query.get("includeObject"),
+            )
 
     def matches(obj: Any) -> bool:
         return (
@@ -102,7 +114,7 @@ async def serve(
             await response.write(_line("ERROR", error.status()))
             return response
         for kind, obj in backlog:
-            await response.write(_line(kind, obj))
+            await response.write(_line(kind, obj, table))
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -118,7 +130,7 @@ async def serve(
                 break
             item = _translate(event, matches)
             if item:
-                await response.write(_line(*item))
+                await response.write(_line(*item, table))
         await response.write_eof()
         return response
     except (ConnectionResetError, asyncio.CancelledError):

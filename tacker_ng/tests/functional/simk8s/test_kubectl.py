@@ -99,6 +99,12 @@ def test_apply_get_wait_label_scale_delete(simk8s, ns):
         "AGE",
     ]
     assert all(" 1/1 " in row and "Running" in row for row in table[1:])
+    # a watch answered with server-side printed rows (kubectl get -w)
+    watched = simk8s.kubectl(
+        "get", "pods", "-n", ns, "-w", "--request-timeout=1s"
+    ).stdout.splitlines()
+    assert watched[0].split()[:3] == ["NAME", "READY", "STATUS"]
+    assert sum(" Running " in row for row in watched[1:]) == 2
     # apply again with a change: a three-way strategic merge patch
     changed = MANIFEST.replace("mode: blue", "mode: green").replace(
         "image: nginx:1.25", "image: nginx:1.26"
