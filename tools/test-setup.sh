@@ -85,6 +85,41 @@ if [[ ! " ${missing[*]} " =~ " postgresql " ]]; then
     log "postgresql: account openstack_citest ready"
 fi
 
+# Debian's kubectl (kubernetes-client 1.20) for the Kubernetes simulator's
+# tests (tools/simcloud/k8s). Another package may own /usr/bin/kubectl
+# (e.g. google-cloud-cli's "kubectl"): divert its file aside so Debian's
+# package can install, instead of overwriting it.
+apt_update_once() {
+    if [[ -z "${APT_UPDATED:-}" ]]; then
+        apt-get update -qq && APT_UPDATED=1
+    fi
+}
+ensure_kubectl() {
+    if dpkg-query -W -f='${Status}' kubernetes-client 2>/dev/null \
+        | grep -q "ok installed"; then
+        log "kubectl: $(kubectl version --client --short 2>/dev/null)"
+        return 0
+    fi
+    local owner
+    owner=$(dpkg-query -S /usr/bin/kubectl 2>/dev/null | grep -v '^diversion' \
+        | cut -d: -f1 | head -n 1)
+    if [[ -n "$owner" && "$owner" != "kubernetes-client" ]] \
+        && [[ -z "$(dpkg-divert --listpackage /usr/bin/kubectl)" ]]; then
+        log "kubectl: diverting $owner's /usr/bin/kubectl to /usr/bin/kubectl.$owner"
+        dpkg-divert --package kubernetes-client --rename \
+            --divert "/usr/bin/kubectl.$owner" --add /usr/bin/kubectl
+    fi
+    apt_update_once
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        kubernetes-client >/tmp/test-setup-kubectl.log 2>&1; then
+        log "kubectl: installed $(kubectl version --client --short 2>/dev/null)"
+    else
+        log "ERROR: apt-get install kubernetes-client failed: $(tail -n 3 /tmp/test-setup-kubectl.log)"
+        missing+=("kubectl")
+    fi
+}
+ensure_kubectl
+
 if ((${#missing[@]})); then
     log "missing: ${missing[*]}"
     if [[ "${CI:-}" == "true" ]]; then

@@ -4,7 +4,10 @@ import pytest
 
 from tacker_ng.tests.functional import services
 
-pytest_plugins = ["tacker_ng.tests.functional.fixtures.minicloud"]
+pytest_plugins = [
+    "tacker_ng.tests.functional.fixtures.minicloud",
+    "tacker_ng.tests.functional.fixtures.simk8s",
+]
 
 
 @pytest.fixture(params=["mariadb", "postgresql"])

@@ -1,0 +1,1 @@
+"""Simulated clouds for tests (never imported by the product)."""
