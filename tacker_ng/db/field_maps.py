@@ -167,9 +167,13 @@ class FieldMap:
         columns: Mapping[str, str],
         documents: Mapping[str, str],
         leaves: Mapping[str, str],
+        unrendered: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.table = table
+        #: Columns the resource's representation never shows (internal
+        #: state, ownership): a list does not read them.
+        self.unrendered = frozenset(unrendered) | {"updated_at"}
         self.columns: dict[str, ColumnField] = {}
         for attr, spec in columns.items():
             col, _, kind = spec.partition(":")
@@ -351,6 +355,7 @@ VNF_INSTANCE = FieldMap(
         "vnfdId zoneId reservationId metadata/**:any",
         f"{_IVI}/virtualStorageResourceInfo[]/storageResource": _HANDLE,
     },
+    unrendered=("project_id", "current_op_occ_id", "version"),
 )
 
 _RC = "resourceChanges"
@@ -405,6 +410,7 @@ VNF_LCM_OP_OCC = FieldMap(
         "changedExtConnectivity[]/extLinkPorts[]/resourceHandle": _HANDLE,
         "changedExtConnectivity[]/currentVnfExtCpData[]": "cpdId",
     },
+    unrendered=("progress", "conductor_host", "project_id"),
 )
 
 _FILTER = "filter/vnfInstanceSubscriptionFilter"
@@ -431,6 +437,7 @@ LCCN_SUBSCRIPTION = FieldMap(
         f"operationTypes[]:enum({_OPERATIONS}) "
         f"operationStates[]:enum({_OP_STATES})",
     },
+    unrendered=("fingerprint", "project_id"),
 )
 
 _IMAGE_FORMATS = (

@@ -24,6 +24,12 @@ def mysql_admin_url() -> str:
     return "mysql+mysqldb://root@127.0.0.1:3306/"
 
 
+class ApiUrl(str):
+    """The API's base URL, carrying the pid of its master process."""
+
+    pid: int
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -119,7 +125,8 @@ def api_server(
             [os.path.join(BIN, "tacker-ng-api"), "--config-file", conf_path],
             log,
         )
-        url = f"http://127.0.0.1:{port}"
+        url = ApiUrl(f"http://127.0.0.1:{port}")
+        url.pid = api.pid
         _wait(url + "/", api, log)
         yield url
     finally:
