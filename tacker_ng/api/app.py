@@ -65,6 +65,16 @@ def build_pecan_app() -> pecan.Pecan:
     )
 
 
+def _may_have_body(environ) -> bool:
+    """False for requests that announce no body (no Content-Length or 0,
+    not chunked): the limiter would only wrap an empty stream."""
+    length = environ.get("CONTENT_LENGTH")
+    return bool(
+        (length and length != "0")
+        or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    )
+
+
 def _limit_bodies(app, conf: cfg.ConfigOpts):
     """oslo.middleware's request body limit, except for VNF package
     uploads: those are streamed to the package store by their controller,
@@ -74,7 +84,7 @@ def _limit_bodies(app, conf: cfg.ConfigOpts):
     )
 
     def route(environ, start_response):
-        if vnfpkgm_content.is_upload(environ):
+        if vnfpkgm_content.is_upload(environ) or not _may_have_body(environ):
             return app(environ, start_response)
         return limited(environ, start_response)
 

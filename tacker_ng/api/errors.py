@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 
 import webob
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 
 from tacker_ng import exceptions
@@ -56,6 +57,16 @@ def from_exception(exc: BaseException) -> webob.Response:
         if exc.status >= 500:
             LOG.error("Request failed: %s", exc.detail)
         return problem_response(exc.to_problem_details(), exc.headers)
+    if isinstance(exc, db_exc.DBConnectionError):
+        LOG.warning("Database connection lost while serving a request")
+        return problem_response(
+            problem_body(
+                503,
+                "The database connection was lost; retry the request.",
+                "Service Unavailable",
+            ),
+            {"Retry-After": "1"},
+        )
     if isinstance(exc, webob.exc.HTTPException) and exc.code >= 400:
         detail = exc.detail or exc.explanation
         return problem_response(problem_body(exc.code, detail, exc.title))

@@ -61,6 +61,20 @@ class ListQuery:
         """Whether the response needs (part of) a top-level attribute."""
         return self.selector.includes(attribute) if self.selector else True
 
+    def select_needed(self) -> bool:
+        """False when rendered rows are already what the selectors want:
+        nothing projected or excluded, and every attribute dropped is a
+        document the query did not read (the common default request)."""
+        sel = self.selector
+        if sel is None:
+            return False
+        documents = self.resource.fields.documents
+        return bool(
+            sel.include
+            or sel.exclude
+            or any(name not in documents for name in sel.dropped)
+        )
+
 
 def _single(params: Any, name: str) -> str | None:
     values = params.getall(name)

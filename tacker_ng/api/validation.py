@@ -30,9 +30,10 @@ def _where(error: jsonschema.ValidationError) -> str:
 
 def validate(body: Any, schema: dict) -> None:
     """Raise 400 naming the first schema violation and where it is."""
-    error = jsonschema.exceptions.best_match(
-        _validator(schema).iter_errors(body)
-    )
+    validator = _validator(schema)
+    if validator.is_valid(body):
+        return
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
     if error is not None:
         raise exceptions.BadRequest(
             f"Invalid request body{_where(error)}: {error.message}"

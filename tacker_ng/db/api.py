@@ -18,18 +18,20 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import ParamSpec, TypeVar
 
+import sqlalchemy as sa
 import tenacity
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log as logging
 from sqlalchemy import orm
 
-from tacker_ng.db import mysql, sqlite
+from tacker_ng.db import mysql, pool, sqlite
 
 LOG = logging.getLogger(__name__)
 
 sqlite.install()
 mysql.install()
+pool.install()
 
 #: Process-wide transaction factory, configured from ``[database]``.
 context_manager = enginefacade.transaction_context()
@@ -75,6 +77,37 @@ def reader(context: object | None = None) -> Iterator[orm.Session]:
         context_manager.reader.using(context or _AnonymousContext()) as s,
     ):
         yield s
+
+
+@contextlib.contextmanager
+def read_connection(
+    context: object | None = None,
+) -> Iterator[sa.engine.Connection]:
+    """A read-only transaction on a plain Core connection: for the hot
+    read paths (list pages), which need no ORM session."""
+    with (
+        _tracked(),
+        context_manager.reader.connection.using(
+            context or _AnonymousContext()
+        ) as conn,
+    ):
+        yield conn
+
+
+@contextlib.contextmanager
+def write_connection(
+    context: object | None = None,
+) -> Iterator[sa.engine.Connection]:
+    """A read-write transaction on a plain Core connection, for hot write
+    paths whose queries are all Core statements. Nested inside a
+    :func:`writer`, it joins that transaction."""
+    with (
+        _tracked(),
+        context_manager.writer.connection.using(
+            context or _AnonymousContext()
+        ) as conn,
+    ):
+        yield conn
 
 
 @contextlib.contextmanager

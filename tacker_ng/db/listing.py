@@ -1,5 +1,6 @@
 """One page of a SOL list resource, filtered and paged in one SQL query."""
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -7,6 +8,32 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tacker_ng.db import field_maps, filters, paging
+
+
+def _columns(
+    fields: field_maps.FieldMap, skipped: frozenset[str]
+) -> list[Any]:
+    columns: list[Any] = []
+    for column in fields.table.c:
+        if column.name in skipped or column.name in fields.unrendered:
+            continue
+        if column.name == "created_at":
+            columns.append(
+                sa.type_coerce(column, sa.DateTime()).label("created_at")
+            )
+        else:
+            columns.append(column)
+    return columns
+
+
+def _skipped(
+    fields: field_maps.FieldMap, includes: Callable[[str], bool]
+) -> frozenset[str]:
+    return frozenset(
+        column.name
+        for attr, column in fields.documents.items()
+        if not includes(attr)
+    )
 
 
 def select_for(
@@ -21,22 +48,88 @@ def select_for(
     database's plain DATETIME (the marker treats it as UTC), without the
     per-row conversion of every other timestamp.
     """
-    skipped = {
-        column
-        for attr, column in fields.documents.items()
-        if not includes(attr)
-    }
-    columns = []
-    for column in fields.table.c:
-        if column in skipped or column.name in fields.unrendered:
-            continue
-        if column.name == "created_at":
-            columns.append(
-                sa.type_coerce(column, sa.DateTime()).label("created_at")
+    return sa.select(*_columns(fields, _skipped(fields, includes)))
+
+
+@functools.lru_cache(maxsize=512)
+def _page_statement(
+    fields: field_maps.FieldMap,
+    skipped: frozenset[str],
+    scoped: bool,
+    paged: bool,
+) -> sa.Select:
+    """The statement of a page, built once per shape: the values (project,
+    marker, limit) are bound parameters, so a request neither builds the
+    statement nor computes its compiled-cache key again."""
+    table = fields.table
+    stmt = sa.select(*_columns(fields, skipped))
+    if scoped:
+        stmt = stmt.where(table.c.project_id == sa.bindparam("page_project"))
+    if paged:
+        stmt = stmt.where(
+            paging.after(
+                table,
+                (
+                    sa.bindparam("page_created_at", type_=sa.DateTime()),
+                    sa.bindparam("page_id"),
+                ),
             )
-        else:
-            columns.append(column)
-    return sa.select(*columns)
+        )
+    return stmt.order_by(*paging.order_by(table)).limit(
+        sa.bindparam("page_limit")
+    )
+
+
+def page(
+    conn: sa.engine.Connection,
+    fields: field_maps.FieldMap,
+    includes: Callable[[str], bool],
+    project_id: str | None,
+    flt: filters.Filter | None,
+    marker: str | None,
+    limit: int,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of a list resource as dicts (see :func:`select_for` for
+    which columns), and the marker of the next page (None on the last).
+    Only ``project_id``'s rows unless None. One statement is executed."""
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    table = fields.table
+    params: dict[str, Any] = {"page_limit": limit + 1}
+    if project_id is not None:
+        params["page_project"] = project_id
+    if marker is not None:
+        key = paging.signing_key(conn)
+        created_at, row_id = paging.decode_marker(marker, table.name, key)
+        params["page_created_at"] = created_at.replace(tzinfo=None)
+        params["page_id"] = row_id
+    stmt = _page_statement(
+        fields,
+        _skipped(fields, includes),
+        project_id is not None,
+        marker is not None,
+    )
+    if flt is not None:
+        stmt = stmt.where(
+            filters.compile_filter(flt, fields, conn.dialect.name)
+        )
+    result = conn.execute(stmt, params)
+    keys = tuple(result.keys())
+    rows = [dict(zip(keys, row, strict=True)) for row in result.all()]
+    return _cut(rows, limit, table.name, conn)
+
+
+def _cut(
+    rows: Sequence[Any], limit: int, resource: str, bind: Any
+) -> tuple[Any, str | None]:
+    """``rows`` (one more than ``limit`` when a next page exists) cut to
+    the page, with the next page's marker."""
+    if len(rows) <= limit:
+        return rows, None
+    created_at, row_id = _key_of(rows[limit - 1])
+    return rows[:limit], paging.encode_marker(
+        resource, created_at, row_id, paging.signing_key(bind)
+    )
 
 
 def _is_entity_select(stmt: sa.Select) -> bool:
@@ -55,7 +148,7 @@ def _key_of(row: Any) -> tuple[Any, str]:
 
 
 def list_page(
-    session: orm.Session,
+    session: orm.Session | sa.engine.Connection,
     query: type | sa.Select,
     fields: field_maps.FieldMap,
     flt: filters.Filter | None,
@@ -74,7 +167,7 @@ def list_page(
         raise ValueError("limit must be positive")
     table = fields.table
     stmt = query if isinstance(query, sa.Select) else sa.select(query)
-    bind = session.get_bind()
+    bind = session.get_bind() if isinstance(session, orm.Session) else session
     if flt is not None:
         stmt = stmt.where(
             filters.compile_filter(flt, fields, bind.dialect.name)
@@ -93,9 +186,4 @@ def list_page(
         # missing key (a document left out) is a plain dict miss.
         keys = tuple(result.keys())
         rows = [dict(zip(keys, row, strict=True)) for row in result.all()]
-    if len(rows) <= limit:
-        return rows, None
-    created_at, row_id = _key_of(rows[limit - 1])
-    return rows[:limit], paging.encode_marker(
-        table.name, created_at, row_id, paging.signing_key(bind)
-    )
+    return _cut(rows, limit, table.name, bind)

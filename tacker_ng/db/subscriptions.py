@@ -76,16 +76,28 @@ def delete(
         raise SubscriptionNotFound(id=subscription_id)
 
 
+#: Subscriptions that hear about a project's resources (its own and the
+#: admins' project-less ones); built once, the project bound per call.
+_OF_PROJECT = sa.select(
+    SUBSCRIPTIONS.c.id, SUBSCRIPTIONS.c.filter, SUBSCRIPTIONS.c.verbosity
+).where(
+    sa.or_(
+        SUBSCRIPTIONS.c.project_id == sa.bindparam("project_id"),
+        SUBSCRIPTIONS.c.project_id.is_(None),
+    )
+)
+_ALL = sa.select(
+    SUBSCRIPTIONS.c.id, SUBSCRIPTIONS.c.filter, SUBSCRIPTIONS.c.verbosity
+)
+
+
 def for_project(
-    session: orm.Session, project_id: str | None
+    session: orm.Session | sa.engine.Connection, project_id: str | None
 ) -> list[Mapping[str, Any]]:
-    """Subscriptions that may hear about a resource of ``project_id``."""
-    query = sa.select(SUBSCRIPTIONS)
-    if project_id is not None:
-        query = query.where(
-            sa.or_(
-                SUBSCRIPTIONS.c.project_id == project_id,
-                SUBSCRIPTIONS.c.project_id.is_(None),
-            )
-        )
-    return list(session.execute(query).mappings())
+    """Subscriptions that may hear about a resource of ``project_id``:
+    their ``id``, ``filter`` and ``verbosity``."""
+    if project_id is None:
+        return list(session.execute(_ALL).mappings())
+    return list(
+        session.execute(_OF_PROJECT, {"project_id": project_id}).mappings()
+    )

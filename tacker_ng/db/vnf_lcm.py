@@ -79,6 +79,9 @@ def get_op_occ(
     return row
 
 
+_INSERT_INSTANCE = sa.insert(INSTANCES)
+
+
 def insert_instance(
     session: orm.Session, values: dict[str, Any]
 ) -> dict[str, Any]:
@@ -93,7 +96,7 @@ def insert_instance(
             **values,
         }
     )
-    session.execute(sa.insert(INSTANCES).values(**row))
+    session.execute(_INSERT_INSTANCE, row)
     return row
 
 

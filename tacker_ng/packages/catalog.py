@@ -38,20 +38,31 @@ def _remote(conf: cfg.ConfigOpts) -> bool:
     return conf.nfvo.package_source == "remote"
 
 
-def _usable_by(project_id: str | None, conf: cfg.ConfigOpts):
-    """Packages a project may build VNFs from: its own; the packages
-    fetched from the NFVO (no project) when the NFVO is the package
-    source (it decides who may use what, in its grants)."""
-    if project_id is None:
-        return sa.true()
-    own = PACKAGES.c.project_id == project_id
-    if _remote(conf):
-        return sa.or_(own, PACKAGES.c.project_id.is_(None))
-    return own
+@functools.lru_cache(maxsize=16)
+def _onboarded_query(
+    enabled_only: bool, scoped: bool, remote: bool
+) -> sa.Select:
+    """The lookup of an onboarded package by vnfdId, built once per shape
+    (the vnfdId and the project are bound per call)."""
+    where = [
+        PACKAGES.c.vnfd_id == sa.bindparam("vnfd_id"),
+        PACKAGES.c.onboarding_state == "ONBOARDED",
+    ]
+    if enabled_only:
+        where.append(PACKAGES.c.operational_state == "ENABLED")
+    if scoped:
+        # A project builds VNFs from its own packages; from the packages
+        # fetched from the NFVO (no project) too when the NFVO is the
+        # package source (it decides who may use what, in its grants).
+        own = PACKAGES.c.project_id == sa.bindparam("project_id")
+        where.append(
+            sa.or_(own, PACKAGES.c.project_id.is_(None)) if remote else own
+        )
+    return sa.select(PACKAGES).where(*where)
 
 
 def find_onboarded(
-    session: orm.Session,
+    session: orm.Session | sa.engine.Connection,
     vnfd_id: str,
     enabled_only: bool = True,
     conf: cfg.ConfigOpts = cfg.CONF,
@@ -64,16 +75,13 @@ def find_onboarded(
     With a remote package source, a vnfdId no package here carries is
     fetched from the NFVO and recorded in ``session``.
     """
-    where = [
-        PACKAGES.c.vnfd_id == vnfd_id,
-        PACKAGES.c.onboarding_state == "ONBOARDED",
-        _usable_by(project_id, conf),
-    ]
-    if enabled_only:
-        where.append(PACKAGES.c.operational_state == "ENABLED")
-    row: Any = (
-        session.execute(sa.select(PACKAGES).where(*where)).mappings().first()
+    query = _onboarded_query(
+        enabled_only, project_id is not None, _remote(conf)
     )
+    params = {"vnfd_id": vnfd_id}
+    if project_id is not None:
+        params["project_id"] = project_id
+    row: Any = session.execute(query, params).mappings().first()
     if row is None and _remote(conf):
         held = session.execute(
             sa.select(PACKAGES.c.id).where(PACKAGES.c.vnfd_id == vnfd_id)

@@ -71,23 +71,63 @@ class ProblemDetailsMiddleware:
             if not fmt.owns(resp):
                 resp = self._rewrite(resp, fmt)
             return resp(environ, start_response)
-        req = webob.Request(environ)
-        try:
-            resp = req.get_response(self.app)
-        except Exception as exc:  # noqa: BLE001 - rendered, never leaked
-            resp = errors.from_exception(exc)
-        fmt = errors.error_format_for(req.path)
-        if (
-            resp.status_code >= 400
-            and not fmt.owns(resp)
-            and not req.path.startswith(_PASSTHROUGH_PREFIXES)
-        ):
-            resp = self._rewrite(resp, fmt)
-        api = versions.api_for_path(req.path)
-        if api is not None:
-            resp.headers[versions.VERSION_HEADER] = versions.response_version(
-                api, req.headers.get(versions.VERSION_HEADER)
+        path = environ.get("PATH_INFO") or "/"
+        # check_url proved it UTF-8; WSGI hands it over as latin-1.
+        path = path.encode("latin-1").decode("utf-8")
+        api = versions.api_for_path(path)
+        version = (
+            versions.response_version(
+                api, environ.get("HTTP_" + versions.VERSION_HEADER.upper())
             )
+            if api is not None
+            else None
+        )
+        captured: list = []
+        written: list[bytes] = []
+
+        def capture(status, headers, exc_info=None):
+            captured[:] = [status, headers, exc_info]
+            return written.append  # the legacy write() callable
+
+        try:
+            body = self.app(environ, capture)
+        except Exception as exc:  # noqa: BLE001 - rendered, never leaked
+            return self._error(
+                errors.from_exception(exc),
+                path,
+                version,
+                environ,
+                start_response,
+            )
+        status, headers, exc_info = captured
+        if written:
+            body = [*written, *body]
+        if int(status.split(" ", 1)[0]) >= 400:
+            # Errors are rare: build a response to inspect and rewrite it.
+            resp = webob.Response(status=status, headerlist=list(headers))
+            try:
+                resp.body = b"".join(body)
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+            return self._error(resp, path, version, environ, start_response)
+        # The success path stays plain WSGI: no copy of the body.
+        if version is not None:
+            headers = [
+                (k, v)
+                for k, v in headers
+                if k.lower() != versions.VERSION_HEADER.lower()
+            ]
+            headers.append((versions.VERSION_HEADER, version))
+        start_response(status, headers, exc_info)
+        return body
+
+    def _error(self, resp, path, version, environ, start_response):
+        fmt = errors.error_format_for(path)
+        if not fmt.owns(resp) and not path.startswith(_PASSTHROUGH_PREFIXES):
+            resp = self._rewrite(resp, fmt)
+        if version is not None:
+            resp.headers[versions.VERSION_HEADER] = version
         return resp(environ, start_response)
 
     @staticmethod

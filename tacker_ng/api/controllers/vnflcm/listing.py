@@ -18,15 +18,12 @@ def respond(
     """One page of ``resource``, rendered, with a ``Link`` to the next."""
     request = pecan.request
     query = api_listing.parse_list_query(request, resource)
-    table = resource.fields.table
-    stmt = db_listing.select_for(resource.fields, query.includes)
-    if project_id is not None:
-        stmt = stmt.where(table.c.project_id == project_id)
-    with db_api.reader(request.context) as session:
-        rows, marker = db_listing.list_page(
-            session,
-            stmt,
+    with db_api.read_connection(request.context) as conn:
+        rows, marker = db_listing.page(
+            conn,
             resource.fields,
+            query.includes,
+            project_id,
             query.filter,
             query.marker,
             query.limit,
@@ -34,4 +31,6 @@ def respond(
     link = api_listing.link_header(request, marker)
     if link:
         pecan.response.headers["Link"] = link
-    return [query.select(render(row)) for row in rows]
+    if query.select_needed():
+        return [query.select(render(row)) for row in rows]
+    return [render(row) for row in rows]

@@ -112,7 +112,7 @@ class VnfInstancesController:
         body = validation.parse_json(pecan.request, schemas.CREATE_VNF_REQUEST)
         lcm_start.check_vims(body.get("vimConnectionInfo"))
         for attempt in db_api.retrying():
-            with attempt, db_api.writer(ctx) as session:
+            with attempt, db_api.write_connection(ctx) as session:
                 package = catalog.find_onboarded(
                     session, body["vnfdId"], project_id=common.scope(ctx)
                 )

@@ -107,7 +107,7 @@ def _is_writer(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "writer"
+        and node.func.attr in ("writer", "write_connection")
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "db_api"
     )
