@@ -29,7 +29,7 @@ class SolVersionHook(hooks.PecanHook):
         if api is None or not versions.needs_version_header(api, path):
             return
         requested = state.request.headers.get(versions.VERSION_HEADER)
-        if not requested and not api.version_required:
+        if requested is None and not api.version_required:
             return
         if not requested:
             raise exceptions.BadRequest(

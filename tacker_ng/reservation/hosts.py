@@ -28,11 +28,16 @@ H = models.ComputeHost
 A = models.HostAllocation
 
 
+#: Host ids are 32-bit integers; a larger number names no host.
+_MAX_HOST_ID = 2**31 - 1
+
+
 def _host_id(host_id: object) -> int:
-    if isinstance(host_id, int) or (
-        isinstance(host_id, str) and host_id.isdigit()
-    ):
-        return int(host_id)
+    value = host_id
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value) if len(value) <= 10 else -1
+    if isinstance(value, int) and 0 < value <= _MAX_HOST_ID:
+        return value
     raise exceptions.HostNotFound(host_id=host_id)
 
 

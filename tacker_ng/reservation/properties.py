@@ -18,6 +18,8 @@ from typing import Any
 from tacker_ng.reservation import exceptions
 
 Query = list[Any]
+#: Deepest nesting of expressions in a query (checked before recursing).
+MAX_DEPTH = 16
 Predicate = Callable[[Mapping[str, object]], bool]
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -32,8 +34,11 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 
 
 def _bad(text: object, why: str) -> exceptions.InvalidLease:
+    shown = repr(text)
+    if len(shown) > 200:
+        shown = shown[:197] + "..."
     return exceptions.InvalidLease(
-        reason=f"malformed property query {text!r}: {why}"
+        reason=f"malformed property query {shown}: {why}"
     )
 
 
@@ -45,13 +50,28 @@ def parse(text: str | list | None) -> Query | None:
     if isinstance(text, str):
         try:
             query = json.loads(text)
+        except RecursionError:
+            raise _bad(text, f"nested deeper than {MAX_DEPTH}") from None
         except ValueError as exc:
             raise _bad(text, "not JSON") from exc
     if query in ([], ""):
         return None
+    if _depth(query) > MAX_DEPTH:
+        raise _bad(text, f"nested deeper than {MAX_DEPTH}")
     _check(query, text)
     assert isinstance(query, list)  # noqa: S101 - _check proved it
     return query
+
+
+def _depth(value: object) -> int:
+    """Nesting depth of lists, without recursion (queries are untrusted)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, list):
+            deepest = max(deepest, depth)
+            stack.extend((item, depth + 1) for item in node)
+    return deepest
 
 
 def _check(query: object, text: object) -> None:

@@ -33,9 +33,10 @@ class ConductorUnreachable(exceptions.ServiceUnavailable):
 
 
 def check_vims(vim_connection_info: dict[str, Any] | None) -> None:
-    """422 unless every VIM's vimType has an installed infra driver."""
+    """422 unless every VIM's vimType has an installed infra driver
+    (a null entry, a merge patch's "remove", names no driver)."""
     for vim_id, vim in (vim_connection_info or {}).items():
-        if not registry.has_driver(vim["vimType"]):
+        if vim is not None and not registry.has_driver(vim["vimType"]):
             raise grant_request.InvalidLcmRequest(
                 f"vimConnectionInfo '{vim_id}': no infra driver for "
                 f"vimType '{vim['vimType']}'."

@@ -85,3 +85,46 @@ def lcm_package(db):
     return lcm_packages.onboard(
         context.get_admin_context(), lcm_packages.build()
     )
+
+
+def test_patch_with_a_null_vim_is_not_a_server_error(api, lcm_package):
+    created = api.post_json(
+        hostile_cases.INSTANCES,
+        {"vnfdId": lcm_package["vnfd_id"]},
+        headers=V,
+    ).json
+    resp = api.patch(
+        f"{hostile_cases.INSTANCES}/{created['id']}",
+        b'{"vimConnectionInfo": {"vim1": null}}',
+        headers={**V, "Content-Type": "application/merge-patch+json"},
+        expect_errors=True,
+    )
+    assert resp.status_int < 500, resp.text
+
+
+def test_empty_version_header_is_refused_where_version_is_optional(api):
+    resp = api.get(
+        "/vnfpkgm/v1/vnf_packages",
+        headers={"Version": ""},
+        expect_errors=True,
+    )
+    assert resp.status_int == 400
+
+
+@pytest.mark.parametrize("host_id", ["\u0663", "99999999999", "0", "-1"])
+def test_odd_host_ids_are_unknown_hosts(api, host_id):
+    import urllib.parse
+
+    resp = api.get(
+        f"/reservation/v1/os-hosts/{urllib.parse.quote(host_id)}",
+        expect_errors=True,
+    )
+    assert resp.status_int == 404, resp.text
+
+
+def test_deeply_nested_property_query_is_a_400():
+    from tacker_ng.reservation import exceptions, properties
+
+    text = "[" * 40 + '"==", "$a", "b"' + "]" * 40
+    with pytest.raises(exceptions.InvalidLease):
+        properties.parse(text)
