@@ -33,6 +33,12 @@ class CallbackError(Exception):
         self.cause = cause or message
 
 
+def _utf8_credentials(user: str, password: str) -> tuple[bytes, bytes]:
+    """HTTP basic credentials as UTF-8 (RFC 7617); requests would encode
+    them as latin-1 and fail on any other character."""
+    return user.encode("utf-8"), password.encode("utf-8")
+
+
 def check_urls(
     callback_uri: str,
     authentication: dict[str, Any] | None,
@@ -75,9 +81,8 @@ def _oauth2_token(
         resp = sess.post(
             params["tokenEndpoint"],
             data={"grant_type": "client_credentials"},
-            auth=(
-                params["clientId"],
-                crypto.decrypt(params["clientPassword"]),
+            auth=_utf8_credentials(
+                params["clientId"], crypto.decrypt(params["clientPassword"])
             ),
             timeout=timeout,
             verify=verify,
@@ -123,7 +128,9 @@ def send(
             headers["Authorization"] = f"Bearer {token}"
         elif "BASIC" in auth_types:
             basic = authentication["paramsBasic"]
-            auth = (basic["userName"], crypto.decrypt(basic["password"]))
+            auth = _utf8_credentials(
+                basic["userName"], crypto.decrypt(basic["password"])
+            )
         try:
             return sess.request(
                 method,

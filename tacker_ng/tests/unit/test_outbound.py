@@ -223,3 +223,26 @@ def test_upload_from_a_denied_address_is_refused(api, production):
     assert "addressInformation points to an address" in resp.json["detail"]
     got = api.get(f"/vnfpkgm/v1/vnf_packages/{pkg['id']}").json
     assert got["onboardingState"] == "CREATED"
+
+
+def test_non_latin1_basic_credentials_reach_the_callback(api, conf):
+    """RFC 7617 credentials in UTF-8: a subscriber's password in any
+    script is sent, not a crash of the delivery."""
+    import base64
+
+    with receiver.Receiver("nfvo-é", "pässwörd-中") as nfvo:
+        resp = _subscribe(
+            api,
+            nfvo.url,
+            authentication={
+                "authType": ["BASIC"],
+                "paramsBasic": {
+                    "userName": "nfvo-é",
+                    "password": "pässwörd-中",
+                },
+            },
+        )
+        assert resp.status_int == 201, resp.text
+    assert base64.b64encode("nfvo-é:pässwörd-中".encode()).decode() in (
+        nfvo.expected_auth
+    )
