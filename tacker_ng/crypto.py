@@ -31,6 +31,8 @@ SECRET_KEYS = frozenset(
         "privateKey",
         "private_key",
         "ssh_private_key",
+        "client_key",
+        "clientKey",
         "secret",
     }
 )

@@ -23,7 +23,7 @@ RELEASES: dict[str, dict[str, str]] = {
 }
 #: What this code serves (the next release while unreleased).
 CURRENT = "master"
-RELEASES[CURRENT] = {CONDUCTOR: "1.2", RESERVATION: "1.0"}
+RELEASES[CURRENT] = {CONDUCTOR: "1.3", RESERVATION: "1.0"}
 
 
 def version_cap(namespace: str, conf: cfg.ConfigOpts = cfg.CONF) -> str:

@@ -11,6 +11,7 @@ import dataclasses
 import urllib.parse
 from typing import Any
 
+import webob.multidict
 from oslo_config import cfg
 
 from tacker_ng import conf as _conf  # noqa: F401 (registers [api])
@@ -37,6 +38,9 @@ VNF_LCM_OP_OCCS = ListResource(
 )
 SUBSCRIPTIONS = ListResource(
     "LccnSubscription", field_maps.LCCN_SUBSCRIPTION, None
+)
+PKGM_SUBSCRIPTIONS = ListResource(
+    "PkgmSubscription", field_maps.PKGM_SUBSCRIPTION, None
 )
 VNF_PACKAGES = ListResource(
     "VnfPkgInfo", field_maps.VNF_PKG_INFO, selectors.VNF_PKG_INFO
@@ -83,11 +87,39 @@ def _single(params: Any, name: str) -> str | None:
     return values[0] if values else None
 
 
+def _utf8(text: str) -> str:
+    return text.encode("latin-1").decode("utf-8")
+
+
+def query_params(request: Any) -> webob.multidict.MultiDict:
+    """The query parameters of ``request``, split on ``&`` only.
+
+    WebOb also splits on ``;``, which is how SOL013 separates the terms
+    of one ``filter`` (``(eq,a,1);(eq,b,2)``): a client that does not
+    percent-encode it would see every term after the first dropped.
+    """
+    # WSGI hands the raw query as latin-1 text; percent-escapes are
+    # decoded as latin-1 too, so each value goes back to bytes, then UTF-8.
+    raw = request.environ.get("QUERY_STRING", "")
+    try:
+        pairs = [
+            (_utf8(name), _utf8(value))
+            for name, value in urllib.parse.parse_qsl(
+                raw, keep_blank_values=True, encoding="latin-1", separator="&"
+            )
+        ]
+    except UnicodeDecodeError:
+        raise exceptions.BadRequest(
+            "The query string is not valid UTF-8."
+        ) from None
+    return webob.multidict.MultiDict(pairs)
+
+
 def parse_list_query(
     request: Any, resource: ListResource, conf: cfg.ConfigOpts = cfg.CONF
 ) -> ListQuery:
     """The :class:`ListQuery` of a webob request; 400 on bad parameters."""
-    params = request.GET
+    params = query_params(request)
     text = _single(params, "filter")
     flt = None
     if text is not None:

@@ -19,7 +19,7 @@ from tacker_ng.api.schemas import vnfpkgm as pkgm_schemas
 
 TITLE = "tacker-ng"
 LCM = "/vnflcm/v2"
-PKGM = "/vnfpkgm/v1"
+PKGM = "/vnfpkgm/v2"
 RSV = "/reservation/v1"
 
 ID = {"type": "string", "minLength": 1}
@@ -118,6 +118,13 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         filter=OBJECT,
         _links=OBJECT,
     ),
+    "PkgmSubscription": _obj(
+        ["id", "callbackUri", "_links"],
+        id=ID,
+        callbackUri={"type": "string"},
+        filter=OBJECT,
+        _links=OBJECT,
+    ),
     "VnfPkgInfo": _obj(
         [
             "id",
@@ -160,6 +167,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         alive={"type": "boolean"},
         online={"type": "boolean"},
         rpcVersion={"type": "string"},
+        claimedOpOccs={
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Op occs whose run this conductor holds.",
+        },
     ),
 }
 
@@ -235,28 +247,32 @@ _LCM_TASKS = {
     "heal": lcm_schemas.HEAL_VNF_REQUEST,
     "change_ext_conn": lcm_schemas.CHANGE_EXT_VNF_CONNECTIVITY_REQUEST,
     "change_vnfpkg": lcm_schemas.CHANGE_CURRENT_VNF_PKG_REQUEST,
+    "operate": lcm_schemas.OPERATE_VNF_REQUEST,
+    "create_snapshot": lcm_schemas.CREATE_VNF_SNAPSHOT_REQUEST,
+    "revert_to_snapshot": lcm_schemas.REVERT_TO_VNF_SNAPSHOT_REQUEST,
 }
 
 
-#: SOL013: the Version header names the API version (required for LCM).
-VERSION_HEADER = {
-    "name": "Version",
-    "in": "header",
-    "required": True,
-    "schema": {"type": "string", "enum": ["2.0.0"]},
-}
+def _version_header(version: str) -> dict[str, Any]:
+    """SOL013: the Version header names the API version (required)."""
+    return {
+        "name": "Version",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string", "enum": [version]},
+    }
 
 
-def _with_version(paths: dict[str, dict]) -> dict[str, dict]:
+def _with_version(paths: dict[str, dict], version: str) -> dict[str, dict]:
+    header = _version_header(version)
     for item in paths.values():
-        item["parameters"] = [VERSION_HEADER, *item.get("parameters", [])]
+        item["parameters"] = [header, *item.get("parameters", [])]
     return paths
 
 
 def _lcm_paths() -> dict[str, dict]:
     inst = f"{LCM}/vnf_instances/{{vnfInstanceId}}"
     occ = f"{LCM}/vnf_lcm_op_occs/{{vnfLcmOpOccId}}"
-    sub = f"{LCM}/subscriptions/{{subscriptionId}}"
     accepted = _ok("202", None, "Accepted; Location names the op occ.")
     paths: dict[str, dict] = {
         f"{LCM}/vnf_instances": {
@@ -350,41 +366,57 @@ def _lcm_paths() -> dict[str, dict]:
             extra_errors=("409",),
         ),
     }
-    paths[f"{LCM}/subscriptions"] = {
-        "get": _op(
-            "listLccnSubscriptions",
-            "List subscriptions.",
-            _ok(
-                "200",
-                {"type": "array", "items": _ref("LccnSubscription")},
-                "The page.",
-            ),
-        ),
-        "post": _op(
-            "createLccnSubscription",
-            "Subscribe to LCM notifications.",
-            {
-                **_ok("201", _ref("LccnSubscription"), "Created."),
-                **_ok("303", None, "The same subscription exists."),
-            },
+    paths.update(
+        _subscription_paths(
+            LCM,
+            "LccnSubscription",
             lcm_schemas.LCCN_SUBSCRIPTION_REQUEST,
-            extra_errors=("422",),
-        ),
+            "LCM",
+        )
+    )
+    return _with_version(paths, "2.0.0")
+
+
+def _subscription_paths(
+    prefix: str, kind: str, request: dict, what: str
+) -> dict[str, dict]:
+    """The subscriptions collection and item of one SOL API."""
+    return {
+        f"{prefix}/subscriptions": {
+            "get": _op(
+                f"list{kind}s",
+                "List subscriptions.",
+                _ok(
+                    "200",
+                    {"type": "array", "items": _ref(kind)},
+                    "The page.",
+                ),
+            ),
+            "post": _op(
+                f"create{kind}",
+                f"Subscribe to {what} notifications.",
+                {
+                    **_ok("201", _ref(kind), "Created."),
+                    **_ok("303", None, "The same subscription exists."),
+                },
+                request,
+                extra_errors=("422",),
+            ),
+        },
+        f"{prefix}/subscriptions/{{subscriptionId}}": {
+            "parameters": [_id_param("subscriptionId")],
+            "get": _op(
+                f"show{kind}",
+                "Show a subscription.",
+                _ok("200", _ref(kind), "The subscription."),
+            ),
+            "delete": _op(
+                f"delete{kind}",
+                "Delete a subscription.",
+                _ok("204", None, "Deleted."),
+            ),
+        },
     }
-    paths[sub] = {
-        "parameters": [_id_param("subscriptionId")],
-        "get": _op(
-            "showLccnSubscription",
-            "Show a subscription.",
-            _ok("200", _ref("LccnSubscription"), "The subscription."),
-        ),
-        "delete": _op(
-            "deleteLccnSubscription",
-            "Delete a subscription.",
-            _ok("204", None, "Deleted."),
-        ),
-    }
-    return _with_version(paths)
 
 
 def _pkgm_paths() -> dict[str, dict]:
@@ -500,7 +532,15 @@ def _pkgm_paths() -> dict[str, dict]:
             ),
         },
     }
-    return paths
+    paths.update(
+        _subscription_paths(
+            PKGM,
+            "PkgmSubscription",
+            pkgm_schemas.PKGM_SUBSCRIPTION_REQUEST,
+            "VNF package",
+        )
+    )
+    return _with_version(paths, "2.1.0")
 
 
 def _rsv_paths() -> dict[str, dict]:
@@ -673,6 +713,13 @@ def build_document() -> dict[str, Any]:
         **_rsv_paths(),
         **_admin_paths(),
     }
+    # They build on this module.
+    from tacker_ng.api import openapi_fm, openapi_snapshots
+
+    paths.update(openapi_fm.paths())
+    SCHEMAS.update(openapi_fm.SCHEMAS)
+    paths.update(openapi_snapshots.paths())
+    SCHEMAS.update(openapi_snapshots.SCHEMAS)
     return {
         "openapi": "3.0.3",
         "info": {
@@ -680,7 +727,9 @@ def build_document() -> dict[str, Any]:
             "version": "1",
             "description": "Every route of the tacker-ng API: SOL003 VNF "
             "LCM (/vnflcm/v2, header Version 2.0.0), VNF packages "
-            "(/vnfpkgm/v1), Blazar-compatible reservations "
+            "(/vnfpkgm/v2, header Version 2.1.0; also served at "
+            "/vnfpkgm/v1 without the header for python-tackerclient), "
+            "Blazar-compatible reservations "
             "(/reservation/v1) and the admin API (/v1). Errors are "
             "ProblemDetails (application/problem+json), Blazar's error "
             "body under /reservation.",

@@ -45,8 +45,16 @@ class SolApi:
 #: SOL APIs served by tacker-ng. Add new majors/versions here.
 SOL_APIS: tuple[SolApi, ...] = (
     SolApi("vnflcm", "v2", ("2.0.0",)),
-    # SOL005 VNF package management, as Tacker serves it at /vnfpkgm/v1.
+    # SOL005 VNF package management: SOL013 puts the major version in
+    # the URI, so 2.x lives under /vnfpkgm/v2 (what an NFVO, and our own
+    # remote package source, call).
+    SolApi("vnfpkgm", "v2", ("2.1.0",)),
+    # The same resources under /vnfpkgm/v1, because python-tackerclient
+    # (2.6.0, ``openstack vnf package ...``) calls that prefix and sends
+    # no Version header.
     SolApi("vnfpkgm", "v1", ("2.1.0",), version_required=False),
+    # SOL003 v3.3.1 VNF fault management (clause 7).
+    SolApi("vnffm", "v1", ("1.3.0",)),
 )
 
 

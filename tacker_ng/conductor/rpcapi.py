@@ -6,14 +6,16 @@ History:
     1.0 - Initial version: ping.
     1.1 - run_lcm_op, rollback_lcm_op.
     1.2 - upload_vnf_package, upload_vnf_package_from_uri.
+    1.3 - delete_vnf_snapshot.
 """
 
 import oslo_messaging as messaging
+from kombu import exceptions as kombu_exc
 from oslo_config import cfg
 
 from tacker_ng import release_mappings, rpc
 
-RPC_API_VERSION = "1.2"
+RPC_API_VERSION = "1.3"
 
 
 class ConductorAPI:
@@ -23,6 +25,7 @@ class ConductorAPI:
         target = messaging.Target(
             topic=conf.conductor.topic, version=RPC_API_VERSION
         )
+        self._cast_retries = conf.conductor.cast_retries
         self._client = messaging.get_rpc_client(
             rpc.get_transport(conf),
             target,
@@ -38,28 +41,46 @@ class ConductorAPI:
         cctxt = self._client.prepare(version="1.0", timeout=timeout)
         return cctxt.call(context, "ping", payload=payload)
 
+    def _cast(self, context, version: str, method: str, **kwargs) -> None:
+        """Cast with bounded reconnections: with the bus unreachable the
+        caller gets a MessagingException within seconds rather than
+        waiting out the outage (oslo.messaging's default retries for
+        ever). The rabbit driver lets a failed *new* connection's kombu
+        error through unwrapped; it is the same failure to the caller."""
+        cctxt = self._client.prepare(version=version, retry=self._cast_retries)
+        try:
+            cctxt.cast(context, method, **kwargs)
+        except (kombu_exc.KombuError, OSError) as exc:
+            raise messaging.MessageDeliveryFailure(
+                f"cast {method}: {exc}"
+            ) from exc
+
     def run_lcm_op(self, context, op_occ_id: str) -> None:
         """Start, or continue after retry, an LCM op occ (cast)."""
-        self._client.prepare(version="1.1").cast(
-            context, "run_lcm_op", op_occ_id=op_occ_id
-        )
+        self._cast(context, "1.1", "run_lcm_op", op_occ_id=op_occ_id)
 
     def rollback_lcm_op(self, context, op_occ_id: str) -> None:
         """Roll back an op occ the API moved to ROLLING_BACK (cast)."""
-        self._client.prepare(version="1.1").cast(
-            context, "rollback_lcm_op", op_occ_id=op_occ_id
-        )
+        self._cast(context, "1.1", "rollback_lcm_op", op_occ_id=op_occ_id)
 
     def upload_vnf_package(self, context, package_id: str) -> None:
         """Onboard a package whose upload is in the store (cast)."""
-        self._client.prepare(version="1.2").cast(
-            context, "upload_vnf_package", package_id=package_id
-        )
+        self._cast(context, "1.2", "upload_vnf_package", package_id=package_id)
 
     def upload_vnf_package_from_uri(self, context, package_id: str) -> None:
         """Download, then onboard, an upload_from_uri package (cast)."""
-        self._client.prepare(version="1.2").cast(
-            context, "upload_vnf_package_from_uri", package_id=package_id
+        self._cast(
+            context,
+            "1.2",
+            "upload_vnf_package_from_uri",
+            package_id=package_id,
+        )
+
+    def delete_vnf_snapshot(self, context, snapshot_id: str) -> None:
+        """Delete a VnfSnapshotInfo marked deleting: its VIM images, then
+        its row (cast)."""
+        self._client.prepare(version="1.3").cast(
+            context, "delete_vnf_snapshot", snapshot_id=snapshot_id
         )
 
 

@@ -5,6 +5,7 @@ The RPC server uses oslo.messaging's threading executor; periodic work
 :mod:`tacker_ng.periodic`) runs on a futurist PeriodicWorker thread.
 """
 
+import functools
 import threading
 import time
 
@@ -17,7 +18,9 @@ from oslo_log import log as logging
 from tacker_ng import coordination, periodic, rpc
 from tacker_ng.conductor import manager as conductor_manager
 from tacker_ng.conductor import rpcapi
-from tacker_ng.conductor.operations import redispatch
+from tacker_ng.conductor.flows import jobs
+from tacker_ng.conductor.operations import redispatch, resume, runner
+from tacker_ng.convergence import service as convergence_service
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.nfvo import delivery
 from tacker_ng.packages import onboarding
@@ -35,7 +38,19 @@ class ConductorService:
     def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
         self.conf = conf
         self.host = conf.host
-        self.manager = conductor_manager.ConductorManager(self.host)
+        self.jobs: jobs.JobBoard | None = None
+        if conf.conductor.jobboard_url:
+            self.jobs = jobs.JobBoard(
+                conf,
+                self.host,
+                {
+                    "run": functools.partial(runner.run, interruptible=True),
+                    "rollback": functools.partial(
+                        runner.rollback, interruptible=True
+                    ),
+                },
+            )
+        self.manager = conductor_manager.ConductorManager(self.host, self.jobs)
         self._server: messaging.MessageHandlingServer | None = None
         self._periodic: periodics.PeriodicWorker | None = None
         self._periodic_thread: threading.Thread | None = None
@@ -65,6 +80,11 @@ class ConductorService:
             *redispatch.periodic_jobs(self.conf),
             *onboarding.periodic_jobs(self.conf),
             *self.reservations.periodic_jobs(),
+            *convergence_service.periodic_jobs(
+                self.conf,
+                self.host,
+                lambda ctx, occ_id: rpcapi.get_api().run_lcm_op(ctx, occ_id),
+            ),
         ]
 
     def _register(self) -> None:
@@ -101,9 +121,18 @@ class ConductorService:
             executor="threading",
             serializer=rpc.ContextSerializer(),
         )
+        if self.jobs is not None:
+            self.jobs.start()
         self._server.start()
         # Only a conductor that consumes from the bus is shown alive.
         self._register()
+        if self.jobs is None:
+            threading.Thread(
+                target=resume.resume_own,
+                args=(self.host,),
+                name="conductor-resume",
+                daemon=True,
+            ).start()
         self.coordinator.start()
         self._periodic = periodics.PeriodicWorker(
             [
@@ -140,6 +169,8 @@ class ConductorService:
                         timeout,
                     )
             self._server = None
+        if self.jobs is not None:
+            self.jobs.stop(timeout if graceful else 0)
         self._delivery.stop()
         if self._periodic is not None:
             self._periodic.stop()

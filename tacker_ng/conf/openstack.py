@@ -39,10 +39,44 @@ opts = [
         "attempt is known before a zone is reselected.",
     ),
     cfg.IntOpt(
+        "power_state_timeout",
+        default=300,
+        min=1,
+        help="Seconds an operate (start or stop VNFCs) waits for Nova to "
+        "report each server ACTIVE or SHUTOFF when the request gives no "
+        "gracefulStopTimeout; past it the operation is FAILED_TEMP.",
+    ),
+    cfg.IntOpt(
+        "snapshot_timeout",
+        default=900,
+        min=1,
+        help="Seconds a VNF snapshot waits for each VNFC's Glance image to "
+        "become active, and a revert for each server rebuilt from its "
+        "image to be ACTIVE (or SHUTOFF) again; past it the operation is "
+        "FAILED_TEMP.",
+    ),
+    cfg.IntOpt(
         "zone_choice_seed",
         help="Seed of the random zone choice of AZ reselection. Unset: a "
         "fresh random choice each time (production). Set it only to "
         "make tests reproducible.",
+    ),
+    cfg.FloatOpt(
+        "connect_timeout",
+        default=10.0,
+        min=0.1,
+        help="Seconds a TCP (and TLS) connection to Keystone, Heat or Nova "
+        "may take to open. A VIM that cannot be reached in time fails the "
+        "step (FAILED_TEMP, VIM unreachable) after a few retries.",
+    ),
+    cfg.FloatOpt(
+        "read_timeout",
+        default=120.0,
+        min=0.1,
+        help="Seconds Keystone, Heat or Nova may take to answer one HTTP "
+        "request once connected. A VIM that accepts the connection and "
+        "never answers fails the step (FAILED_TEMP, VIM unreachable) "
+        "after this long, instead of holding the operation for ever.",
     ),
     cfg.StrOpt(
         "endpoint_interface",

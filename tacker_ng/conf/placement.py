@@ -24,8 +24,10 @@ opts = [
         ],
         help="Set fallbackBestEffort in the placement constraints of grant "
         "requests, and re-select another availability zone when a zone "
-        "lacks capacity. False: constraints are strict and a capacity "
-        "failure fails the operation.",
+        "lacks capacity; the Nova server groups of nfvi_node-scope "
+        "(anti-)affinity rules get the soft-(anti-)affinity policy. False: "
+        "constraints are strict and a capacity failure fails the "
+        "operation.",
     ),
     cfg.StrOpt(
         "az_resource_error_regex",

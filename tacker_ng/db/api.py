@@ -25,12 +25,13 @@ from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log as logging
 from sqlalchemy import orm
 
-from tacker_ng.db import mysql, pool, sqlite
+from tacker_ng.db import mysql, pool, postgresql, sqlite
 
 LOG = logging.getLogger(__name__)
 
 sqlite.install()
 mysql.install()
+postgresql.install()
 pool.install()
 
 #: Process-wide transaction factory, configured from ``[database]``.

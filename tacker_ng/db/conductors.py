@@ -5,7 +5,7 @@ import datetime
 import sqlalchemy as sa
 
 from tacker_ng.db import api as db_api
-from tacker_ng.db import models, upsert
+from tacker_ng.db import lcm_claims, models, upsert
 from tacker_ng.db.types import utcnow
 
 
@@ -54,11 +54,14 @@ def unregister(hostname: str) -> None:
 
 
 def list_all(context, alive_after: datetime.datetime) -> list[dict]:
-    """Every known conductor with an ``alive`` flag, newest first."""
+    """Every known conductor with an ``alive`` flag and the op occs it
+    has claimed (runs now; with a jobboard, the claim moves with the
+    job to the conductor that resumes it), by host name."""
     with db_api.reader(context) as session:
         rows = session.scalars(
             sa.select(models.Conductor).order_by(models.Conductor.hostname)
         ).all()
+        claimed = lcm_claims.claimed_by_host(session)
         return [
             {
                 "hostname": row.hostname,
@@ -67,6 +70,7 @@ def list_all(context, alive_after: datetime.datetime) -> list[dict]:
                 "rpcVersion": row.rpc_version,
                 "startedAt": row.started_at,
                 "heartbeatAt": row.heartbeat_at,
+                "claimedOpOccs": claimed.get(row.hostname, []),
             }
             for row in rows
         ]

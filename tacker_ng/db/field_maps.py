@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tacker_ng.db import models
+from tacker_ng.db import models, models_snapshots
 
 STRING, ENUM, UUID, BOOLEAN, NUMBER, DATETIME, ANY = (
     "string",
@@ -168,9 +168,12 @@ class FieldMap:
         documents: Mapping[str, str],
         leaves: Mapping[str, str],
         unrendered: tuple[str, ...] = (),
+        hidden: sa.ColumnElement[bool] | None = None,
     ) -> None:
         self.name = name
         self.table = table
+        #: Rows no list shows (e.g. being deleted), as a SQL condition.
+        self.hidden = hidden
         #: Columns the resource's representation never shows (internal
         #: state, ownership): a list does not read them.
         self.unrendered = frozenset(unrendered) | {"updated_at"}
@@ -440,6 +443,26 @@ LCCN_SUBSCRIPTION = FieldMap(
     unrendered=("fingerprint", "project_id"),
 )
 
+_PKGM_PRODUCTS = "filter/vnfProductsFromProviders[]"
+
+PKGM_SUBSCRIPTION = FieldMap(
+    "PkgmSubscription",
+    models.PkgmSubscription.__table__,
+    columns={"id": "id:uuid", "callbackUri": "callback_uri"},
+    documents={"filter": "filter"},
+    leaves={
+        "filter": "notificationTypes[]:enum("
+        "VnfPackageOnboardingNotification|VnfPackageChangeNotification) "
+        "vnfdId[] vnfPkgId[] operationalState[]:enum(ENABLED|DISABLED) "
+        "usageState[]:enum(IN_USE|NOT_IN_USE)",
+        _PKGM_PRODUCTS: "vnfProvider",
+        f"{_PKGM_PRODUCTS}/vnfProducts[]": "vnfProductName",
+        f"{_PKGM_PRODUCTS}/vnfProducts[]/versions[]": "vnfSoftwareVersion "
+        "vnfdVersions[]",
+    },
+    unrendered=("fingerprint", "project_id", "authentication"),
+)
+
 _IMAGE_FORMATS = (
     "containerFormat:enum(AKI|AMI|ARI|BARE|DOCKER|OVA|OVF) "
     "diskFormat:enum(AKI|AMI|ARI|ISO|QCOW2|RAW|VDI|VHD|VHDX|VMDK)"
@@ -479,4 +502,22 @@ VNF_PKG_INFO = FieldMap(
         "userDefinedData": "@key **:any",
         "onboardingFailureDetails": "type title status:number detail instance",
     },
+)
+
+_VNFC_SNAPSHOTS = "vnfSnapshot/vnfcSnapshots[]"
+_SNAPSHOTS_TABLE = models_snapshots.VnfSnapshot.__table__
+VNF_SNAPSHOT_INFO = FieldMap(
+    "VnfSnapshotInfo",
+    _SNAPSHOTS_TABLE,
+    columns={"id": "id:uuid", "vnfSnapshotPkgId": "vnf_snapshot_pkg_id"},
+    documents={"vnfSnapshot": "vnf_snapshot"},
+    leaves={
+        "vnfSnapshot": "id vnfInstanceId vnfdId creationStartedAt:datetime "
+        "creationFinishedAt:datetime userDefinedData/**:any",
+        _VNFC_SNAPSHOTS: "id vnfcInstanceId vnfcResourceInfoId "
+        "creationStartedAt:datetime creationFinishedAt:datetime",
+        f"{_VNFC_SNAPSHOTS}/computeSnapshotResource": _HANDLE,
+    },
+    unrendered=("project_id", "op_occ_id", "deleting", "vnf_instance_id"),
+    hidden=_SNAPSHOTS_TABLE.c.deleting.is_(True),
 )

@@ -1,5 +1,6 @@
 """One page of a SOL list resource, filtered and paged in one SQL query."""
 
+import datetime
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -11,16 +12,21 @@ from tacker_ng.db import field_maps, filters, paging
 
 
 def _columns(
-    fields: field_maps.FieldMap, skipped: frozenset[str]
+    fields: field_maps.FieldMap,
+    skipped: frozenset[str],
+    created_as_text: bool = False,
 ) -> list[Any]:
     columns: list[Any] = []
     for column in fields.table.c:
         if column.name in skipped or column.name in fields.unrendered:
             continue
         if column.name == "created_at":
-            columns.append(
-                sa.type_coerce(column, sa.DateTime()).label("created_at")
+            key = (
+                sa.cast(column, sa.String())
+                if created_as_text
+                else sa.type_coerce(column, sa.DateTime())
             )
+            columns.append(key.label("created_at"))
         else:
             columns.append(column)
     return columns
@@ -51,18 +57,30 @@ def select_for(
     return sa.select(*_columns(fields, _skipped(fields, includes)))
 
 
+def _created_as_text(conn: sa.engine.Connection) -> bool:
+    """Whether a page reads ``created_at`` as text: on MariaDB/MySQL,
+    whose drivers turn every DATETIME into a ``datetime`` in Python (a
+    tenth of a list page's CPU), while only the last row's is needed.
+    ``CAST(... AS CHAR)`` is ISO 8601 there whatever the session settings
+    (unlike PostgreSQL's DateStyle-dependent text)."""
+    return conn.dialect.name == "mysql"
+
+
 @functools.lru_cache(maxsize=512)
 def _page_statement(
     fields: field_maps.FieldMap,
     skipped: frozenset[str],
     scoped: bool,
     paged: bool,
+    created_as_text: bool,
 ) -> sa.Select:
     """The statement of a page, built once per shape: the values (project,
     marker, limit) are bound parameters, so a request neither builds the
     statement nor computes its compiled-cache key again."""
     table = fields.table
-    stmt = sa.select(*_columns(fields, skipped))
+    stmt = sa.select(*_columns(fields, skipped, created_as_text))
+    if fields.hidden is not None:
+        stmt = stmt.where(~fields.hidden)
     if scoped:
         stmt = stmt.where(table.c.project_id == sa.bindparam("page_project"))
     if paged:
@@ -108,6 +126,7 @@ def page(
         _skipped(fields, includes),
         project_id is not None,
         marker is not None,
+        _created_as_text(conn),
     )
     if flt is not None:
         stmt = stmt.where(
@@ -141,10 +160,14 @@ def _is_entity_select(stmt: sa.Select) -> bool:
     )
 
 
-def _key_of(row: Any) -> tuple[Any, str]:
+def _key_of(row: Any) -> tuple[datetime.datetime, str]:
     if isinstance(row, Mapping):
-        return row["created_at"], row["id"]
-    return row.created_at, row.id
+        created_at, row_id = row["created_at"], row["id"]
+    else:
+        created_at, row_id = row.created_at, row.id
+    if isinstance(created_at, str):  # see _created_as_text
+        created_at = datetime.datetime.fromisoformat(created_at)
+    return created_at, row_id
 
 
 def list_page(

@@ -251,6 +251,27 @@ class Conductor(Base):
     )
 
 
+class PkgmSubscription(Base):
+    """A subscription to VNF package management notifications (SOL005
+    PkgmSubscription): onboarding, operational state change, deletion."""
+
+    __tablename__ = "pkgm_subscriptions"
+    __table_args__ = _page_indexes("pkgm_subscriptions")
+
+    id: orm.Mapped[str] = _uuid_pk()
+    callback_uri: orm.Mapped[str] = orm.mapped_column(sa.Text, nullable=False)
+    filter: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
+    #: SubscriptionAuthentication; secrets are Fernet tokens.
+    authentication: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
+    #: sha256 of (callbackUri, filter) to detect duplicates (303).
+    fingerprint: orm.Mapped[str] = orm.mapped_column(
+        sa.String(64), nullable=False, index=True
+    )
+    project_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(64), index=True
+    )
+
+
 class LcmNotification(Base):
     """Outbox of notifications to deliver, one row per subscription.
 

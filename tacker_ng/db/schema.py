@@ -14,6 +14,10 @@ from tacker_ng.db import models
 MODEL_MODULES: tuple[str, ...] = (
     "tacker_ng.db.models",
     "tacker_ng.db.models_reservation",
+    "tacker_ng.db.models_taskflow",
+    "tacker_ng.db.models_convergence",
+    "tacker_ng.db.models_snapshots",
+    "tacker_ng.db.models_vims",
 )
 
 

@@ -54,6 +54,9 @@ class LcmTask:
     save_progress: Callable[[], None]
     #: Cancel mode (GRACEFUL/FORCEFUL) once cancel is requested, else None.
     cancel_requested: Callable[[], str | None]
+    #: REVERT_TO_SNAPSHOT: the VnfSnapshot to revert to (credentials
+    #: decrypted); None for other operations.
+    vnf_snapshot: dict[str, Any] | None = None
 
     @property
     def flavour_id(self) -> str:
@@ -87,6 +90,10 @@ class LcmResult:
     resource_changes: dict[str, Any] = dataclasses.field(default_factory=dict)
     changed_info: dict[str, Any] | None = None
     changed_ext_connectivity: list[dict[str, Any]] | None = None
+    #: CREATE_SNAPSHOT: ``vnfcSnapshots`` and ``creationStartedAt`` /
+    #: ``creationFinishedAt`` of the snapshot taken (no credentials: the
+    #: conductor adds the instance as it is).
+    vnf_snapshot: dict[str, Any] | None = None
 
 
 class InfraDriver(abc.ABC):
@@ -124,6 +131,35 @@ class InfraDriver(abc.ABC):
     def change_vnfpkg(self, task: LcmTask) -> LcmResult:
         return self._unsupported(task)
 
+    def operate(self, task: LcmTask) -> LcmResult:
+        """Start or stop VNFCs (OperateVnfRequest)."""
+        return self._unsupported(task)
+
+    def create_snapshot(self, task: LcmTask) -> LcmResult:
+        """Snapshot every VNFC (CreateVnfSnapshotRequest); the images
+        taken go in ``LcmResult.vnf_snapshot``."""
+        return self._unsupported(task)
+
+    def revert_to_snapshot(self, task: LcmTask) -> LcmResult:
+        """Bring every VNFC back to ``task.vnf_snapshot``."""
+        return self._unsupported(task)
+
+    def delete_snapshot(
+        self, vim: sol003.VimConnectionInfo, vnf_snapshot: dict[str, Any]
+    ) -> None:
+        """Delete the VIM resources (images) a VnfSnapshot holds."""
+        raise OperationNotSupported(
+            driver=self.name, operation="deleting a VNF snapshot"
+        )
+
+    def supports(self, operation: lcm.Operation) -> bool:
+        """Whether this driver implements ``operation`` (the API answers
+        422 at once for one it does not)."""
+        method = METHODS.get(operation)
+        if method is None:
+            return True
+        return getattr(type(self), method) is not getattr(InfraDriver, method)
+
     @abc.abstractmethod
     def rollback(self, task: LcmTask) -> LcmResult:
         """Undo what ``task.operation`` did so far (see ``task.progress``)."""
@@ -143,4 +179,7 @@ METHODS: dict[lcm.Operation, str] = {
     lcm.Operation.CHANGE_FLAVOUR: "change_flavour",
     lcm.Operation.CHANGE_EXT_CONN: "change_ext_conn",
     lcm.Operation.CHANGE_VNFPKG: "change_vnfpkg",
+    lcm.Operation.OPERATE: "operate",
+    lcm.Operation.CREATE_SNAPSHOT: "create_snapshot",
+    lcm.Operation.REVERT_TO_SNAPSHOT: "revert_to_snapshot",
 }

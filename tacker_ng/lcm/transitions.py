@@ -13,7 +13,7 @@ from oslo_log import log as logging
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
 from tacker_ng.nfvo import notify
-from tacker_ng.objects import lcm
+from tacker_ng.objects import lcm, vnfc_info
 
 LOG = logging.getLogger(__name__)
 S = lcm.OperationState
@@ -61,6 +61,17 @@ def finish(
                 session, op_occ_id, to_state, from_states, **changes
             ):
                 return False
+            new_info = (instance_changes or {}).get("instantiated_vnf_info")
+            if new_info:
+                # Every driver's answer gets vnfcInfo (SOL003 5.5.3.23),
+                # keeping the VNFC states the instance had.
+                before = vnf_lcm.get_instance(session, occ["vnf_instance_id"])
+                instance_changes = {
+                    **(instance_changes or {}),
+                    "instantiated_vnf_info": vnfc_info.with_vnfc_info(
+                        dict(new_info), before["instantiated_vnf_info"]
+                    ),
+                }
             vnf_lcm.release_instance(
                 session, occ["vnf_instance_id"], op_occ_id, instance_changes
             )

@@ -8,7 +8,9 @@ only names one and supplies its scripts, it never brings code that runs
 in the conductor.
 """
 
+import dataclasses
 import functools
+from typing import Any
 
 from stevedore import driver as stevedore_driver
 from stevedore import exception as stevedore_exc
@@ -29,6 +31,7 @@ HOOK_PREFIX = {
     "CHANGE_FLAVOUR": "change_flavour",
     "CHANGE_EXT_CONN": "change_external_connectivity",
     "CHANGE_VNFPKG": "change_current_package",
+    "OPERATE": "operate",
 }
 
 
@@ -39,6 +42,21 @@ class MgmtDriverNotInstalled(exceptions.UnprocessableEntity):
     )
 
 
+@dataclasses.dataclass
+class HookResult:
+    """What a hook asks the conductor to record (hooks never write the
+    database themselves; the conductor does, before marking the hook done,
+    so a hook run again after a crash records the same thing again)."""
+
+    #: VIMs the VNF now provides, by vimId: VimConnectionInfo with secrets
+    #: in clear (the conductor seals them into the VIM registry).
+    provided_vims: dict[str, dict[str, Any]] = dataclasses.field(
+        default_factory=dict
+    )
+    #: vimIds the VNF no longer provides (removed from the registry).
+    withdrawn_vims: list[str] = dataclasses.field(default_factory=list)
+
+
 class MgmtDriver:
     """Base MgmtDriver: every hook does nothing unless overridden.
 
@@ -46,12 +64,22 @@ class MgmtDriver:
     artifact the VNFD gave for it (scripts live under
     ``task.package_root``); it raises a ``TackerNgError`` to fail the
     operation (FAILED_TEMP) with that problem.
+
+    Hooks must be repeatable: a hook whose conductor dies half-way is run
+    again from its start by the conductor that resumes the operation (a
+    retry after a failed hook does the same). A hook may return a
+    :class:`HookResult` for the conductor to record.
     """
 
-    def run_hook(self, hook: str, task: LcmTask, artifact: Artifact) -> None:
+    def run_hook(
+        self, hook: str, task: LcmTask, artifact: Artifact
+    ) -> HookResult | None:
+        """Run ``hook``; its :class:`HookResult`, if it returns one."""
         method = getattr(self, hook, None)
-        if method is not None:
-            method(task, artifact)
+        if method is None:
+            return None
+        result = method(task, artifact)
+        return result if isinstance(result, HookResult) else None
 
 
 def driver_name(artifact: Artifact) -> str:

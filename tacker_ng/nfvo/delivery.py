@@ -54,12 +54,7 @@ class Deliverer:
 
     def deliver_one(self, row) -> bool:
         with db_api.reader(self.context) as session:
-            try:
-                sub = subscriptions_db.get(
-                    session, row["subscription_id"], None
-                )
-            except subscriptions_db.SubscriptionNotFound:
-                sub = None
+            sub = subscriptions_db.find_any(session, row["subscription_id"])
         if sub is None:
             self._record(
                 self.context, row["id"], False, "subscription gone", None

@@ -25,8 +25,13 @@ def grant(
     vim_connection_id: str | None,
     zones: list[str],
     existing_zones: dict[str, str],
+    capacity: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """A Grant for ``grant_request`` (SOL003 9.5.2.3)."""
+    """A Grant for ``grant_request`` (SOL003 9.5.2.3).
+
+    ``capacity``: new VNFCs each zone can still take (a reservation's
+    free instance slots); unlimited when None.
+    """
     add = grant_request.get("addResources") or []
     update = grant_request.get("updateResources") or []
     compute = [d["id"] for d in add if d["type"] == "COMPUTE"]
@@ -36,6 +41,7 @@ def grant(
             grant_request.get("placementConstraints") or [],
             zones,
             existing_zones,
+            capacity,
         )
     except placement.CannotPlace as exc:
         raise GrantRejected(reason=str(exc)) from exc
@@ -124,5 +130,8 @@ def apply_reservation(
         "reservationId": reservation["reservationId"],
         "serverGroupId": reservation.get("server_group_id"),
         "hosts": reservation.get("hosts") or [],
+        # Every zone of the reserved hosts: AZ reselection may move a VNFC
+        # to any of them, not only to the zones this grant chose.
+        "zones": list(reservation.get("zones") or []),
     }
     return grant

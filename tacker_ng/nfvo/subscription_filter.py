@@ -19,7 +19,7 @@ NOTIFICATION_TYPES = (
 )
 
 
-def _products_match(
+def products_match(
     providers: list[dict[str, Any]], instance: Mapping[str, Any]
 ) -> bool:
     for provider in providers:
@@ -56,7 +56,7 @@ def instance_matches(
         return True
     checks = (
         ("vnfdIds", lambda v: instance["vnfd_id"] in v),
-        ("vnfProductsFromProviders", lambda v: _products_match(v, instance)),
+        ("vnfProductsFromProviders", lambda v: products_match(v, instance)),
         ("vnfInstanceIds", lambda v: instance["id"] in v),
         ("vnfInstanceNames", lambda v: instance["vnf_instance_name"] in v),
     )

@@ -11,6 +11,9 @@ from tacker_ng import crypto
 from tacker_ng.objects import lcm, state_machine
 
 LCM_PREFIX = "/vnflcm/v2"
+#: Where links to VNF package management resources point (SOL013: the
+#: major version of API version 2.1.0).
+PKGM_PREFIX = "/vnfpkgm/v2"
 
 
 def _drop_none(body: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +28,10 @@ _INSTANCE_TASKS = {
         ("scaleToLevel", "/scale_to_level"),
         ("changeFlavour", "/change_flavour"),
         ("heal", "/heal"),
+        ("operate", "/operate"),
         ("changeExtConn", "/change_ext_conn"),
+        ("createSnapshot", "/create_snapshot"),
+        ("revertToSnapshot", "/revert_to_snapshot"),
     ),
     lcm.InstantiationState.NOT_INSTANTIATED: (
         ("instantiate", "/instantiate"),
@@ -131,6 +137,22 @@ def subscription(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
             "_links": {
                 "self": {
                     "href": f"{base}{LCM_PREFIX}/subscriptions/{row['id']}"
+                }
+            },
+        }
+    )
+
+
+def pkgm_subscription(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A PkgmSubscription (SOL005 9.5.2.4); authentication is omitted."""
+    return _drop_none(
+        {
+            "id": row["id"],
+            "filter": row.get("filter"),
+            "callbackUri": row["callback_uri"],
+            "_links": {
+                "self": {
+                    "href": f"{base}{PKGM_PREFIX}/subscriptions/{row['id']}"
                 }
             },
         }

@@ -90,6 +90,8 @@ class SwImageData:
     supported_virtualisation_environments: tuple[str, ...] = ()
     #: Package path of the ``tosca.artifacts.nfv.SwImage`` artifact, if any.
     file: str | None = None
+    #: URI of that artifact when the image is external to the package.
+    uri: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)

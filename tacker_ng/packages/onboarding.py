@@ -31,6 +31,7 @@ from tacker_ng import periodic
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
 from tacker_ng.db.types import utcnow
+from tacker_ng.nfvo import pkgm_notify
 from tacker_ng.objects.package_states import OnboardingState as S
 from tacker_ng.objects.package_states import OperationalState
 from tacker_ng.packages import csar, pkginfo, store, uri_source
@@ -241,6 +242,10 @@ def _process(context, package_id: str) -> None:
                     onboarding_failure_details=None,
                     **values,
                 )
+                if done:
+                    pkgm_notify.onboarded(
+                        session, packages_db.get(session, package_id)
+                    )
     except db_exc.DBDuplicateEntry:
         fail(context, package_id, processing, _duplicate(values["vnfd_id"]))
         return

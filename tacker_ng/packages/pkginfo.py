@@ -35,8 +35,12 @@ def _image(
         "size": data.size,
         "isEncrypted": False,
     }
+    # SOL005 9.5.3.2: imagePath for an image shipped in the package,
+    # imageUri for one the package only points to.
     if data.file:
         image["imagePath"] = data.file
+    elif data.uri:
+        image["imageUri"] = data.uri
     return image
 
 

@@ -6,11 +6,18 @@ new and existing, get pairwise distinct zones. Zones are tried in the
 given order of preference. When constraints cannot all be met, a
 constraint with ``fallbackBestEffort`` is relaxed (the least-used zone is
 taken); otherwise placement fails.
+
+With ``capacity`` (the instance slots a reservation still has per zone)
+a zone never gets more new VNFCs than it has slots: a reservation's
+hosts are the only ones its flavour boots on, so a zone's slots are a
+hard limit, and the groups are then placed by a small search instead of
+first-fit (a lease of one host per zone must not get two VNFCs in one
+zone because the first zone is the preferred one).
 """
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -66,12 +73,14 @@ def assign_zones(
     constraints: list[dict[str, Any]],
     zones: list[str],
     existing_zones: dict[str, str] | None = None,
+    capacity: Mapping[str, int] | None = None,
 ) -> dict[str, str]:
     """A zone for each resource id (GRANT ids of COMPUTE resources).
 
     ``existing_zones`` maps RES_MGMT resource ids of existing VNFCs to
-    their zones. Raises :class:`CannotPlace` when no zones exist or a
-    strict constraint cannot be met.
+    their zones; ``capacity`` caps the new VNFCs per zone (zones absent
+    from it take none). Raises :class:`CannotPlace` when no zones exist,
+    a strict constraint cannot be met or the capacity cannot hold them.
     """
     if not resource_ids:
         return {}
@@ -106,6 +115,10 @@ def assign_zones(
             taken[root] |= old_zones
             groups[root].fallback |= bool(c.get("fallbackBestEffort"))
 
+    if capacity is not None:
+        return _assign_within(
+            resource_ids, uf, groups, peers, taken, zones, capacity
+        )
     chosen: dict[str, str] = {}
     usage: Counter = Counter(existing_zones.values())
     for root, group in groups.items():
@@ -133,4 +146,86 @@ def assign_zones(
                 )
         chosen[root] = zone
         usage[zone] += len(group.members)
+    return {rid: chosen[uf.find(rid)] for rid in resource_ids}
+
+
+def _slots_text(capacity: Mapping[str, int]) -> str:
+    return ", ".join(f"{z}: {n}" for z, n in sorted(capacity.items()))
+
+
+def _assign_within(
+    resource_ids: list[str],
+    uf: _UnionFind,
+    groups: dict[str, _Group],
+    peers: dict[str, set[str]],
+    taken: dict[str, set[str]],
+    zones: list[str],
+    capacity: Mapping[str, int],
+) -> dict[str, str]:
+    """Place the groups so that no zone exceeds its slots.
+
+    Depth-first search, pinned and larger groups first; each group tries
+    the zones its anti-affinity allows in preference order, then (only
+    with ``fallbackBestEffort``) the others. The first complete placement
+    wins, so the result is deterministic.
+    """
+    room = {z: max(int(capacity.get(z, 0)), 0) for z in zones}
+    needed = len(resource_ids)
+    if needed > sum(room.values()):
+        raise CannotPlace(
+            f"the reservation has {sum(room.values())} free instance "
+            f"slot(s) ({_slots_text(room)}) for {needed} new VNFC(s)"
+        )
+    order = sorted(
+        groups,
+        key=lambda r: (groups[r].pinned is None, -len(groups[r].members)),
+    )
+    chosen: dict[str, str] = {}
+    budget = [10_000]  # placements tried; the search stops beyond it
+
+    def candidates(root: str) -> list[str]:
+        group = groups[root]
+        size = len(group.members)
+        forbidden = set(taken[root]) | {
+            chosen[p] for p in peers[root] if p in chosen
+        }
+        if group.pinned is not None:
+            allowed = [group.pinned]
+            if group.pinned in forbidden and not group.fallback:
+                allowed = []
+        else:
+            allowed = [z for z in zones if z not in forbidden]
+            if group.fallback:
+                allowed += [z for z in zones if z in forbidden]
+        return [z for z in allowed if room.get(z, 0) >= size]
+
+    def place(i: int) -> bool:
+        if i == len(order):
+            return True
+        root = order[i]
+        size = len(groups[root].members)
+        for zone in candidates(root):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            chosen[root] = zone
+            room[zone] -= size
+            if place(i + 1):
+                return True
+            room[zone] += size
+            del chosen[root]
+        return False
+
+    if not place(0):
+        described = "; ".join(
+            f"{'+'.join(groups[r].members)} together"
+            for r in order
+            if len(groups[r].members) > 1
+        )
+        raise CannotPlace(
+            "the reservation's instance slots per zone "
+            f"({_slots_text(room)}) cannot hold the {needed} new VNFC(s) "
+            "under the zone (anti-)affinity rules"
+            + (f" ({described})" if described else "")
+        )
     return {rid: chosen[uf.find(rid)] for rid in resource_ids}

@@ -16,12 +16,21 @@ from tacker_ng.policies import (
     base,
     conductors,
     reservation,
+    vnffm,
     vnflcm,
     vnfpkgm,
 )
 
 #: Policy modules, one per API. Add new ones here.
-_MODULES = (base, api_versions, conductors, vnflcm, vnfpkgm, reservation)
+_MODULES = (
+    base,
+    api_versions,
+    conductors,
+    vnflcm,
+    vnfpkgm,
+    reservation,
+    vnffm,
+)
 
 _ENFORCER: policy.Enforcer | None = None
 

@@ -25,5 +25,24 @@ rules = [
 ]
 
 
+def documented(
+    prefix: str,
+    specs: list[tuple[str, str, str, list[tuple[str, str]]]],
+) -> list[policy.DocumentedRuleDefault]:
+    """Rules ``<prefix>:<name>`` from (name, check, description,
+    [(method, path), ...]) tuples, as the per-API modules declare them."""
+    return [
+        policy.DocumentedRuleDefault(
+            name=f"{prefix}:{name}",
+            check_str=check,
+            description=description,
+            operations=[
+                {"method": method, "path": path} for method, path in operations
+            ],
+        )
+        for name, check, description, operations in specs
+    ]
+
+
 def list_rules() -> list:
     return rules

@@ -11,6 +11,8 @@ OCCS = "/vnflcm/v2/vnf_lcm_op_occs"
 OCC = f"{OCCS}/{{vnfLcmOpOccId}}"
 SUBS = "/vnflcm/v2/subscriptions"
 SUB = f"{SUBS}/{{subscriptionId}}"
+SNAPS = "/vnflcm/v2/vnf_snapshots"
+SNAP = f"{SNAPS}/{{vnfSnapshotInfoId}}"
 
 #: (name, check, description, method, path)
 _RULES = [
@@ -44,6 +46,13 @@ _RULES = [
     ("terminate", MEMBER, "Terminate a VNF.", "POST", f"{INSTANCE}/terminate"),
     ("heal", MEMBER, "Heal a VNF.", "POST", f"{INSTANCE}/heal"),
     (
+        "operate",
+        MEMBER,
+        "Start or stop the VNFCs of a VNF.",
+        "POST",
+        f"{INSTANCE}/operate",
+    ),
+    (
         "change_ext_conn",
         MEMBER,
         "Change external connectivity.",
@@ -56,6 +65,36 @@ _RULES = [
         "Change the current VNF package.",
         "POST",
         f"{INSTANCE}/change_vnfpkg",
+    ),
+    (
+        "create_snapshot",
+        MEMBER,
+        "Take a snapshot of a VNF.",
+        "POST",
+        f"{INSTANCE}/create_snapshot",
+    ),
+    (
+        "revert_to_snapshot",
+        MEMBER,
+        "Revert a VNF to a snapshot.",
+        "POST",
+        f"{INSTANCE}/revert_to_snapshot",
+    ),
+    (
+        "snapshot_create",
+        MEMBER,
+        "Create a VNF snapshot resource.",
+        "POST",
+        SNAPS,
+    ),
+    ("snapshot_index", READER, "List VNF snapshots.", "GET", SNAPS),
+    ("snapshot_show", READER, "Show a VNF snapshot.", "GET", SNAP),
+    (
+        "snapshot_delete",
+        MEMBER,
+        "Delete a VNF snapshot and its VIM images.",
+        "DELETE",
+        SNAP,
     ),
     ("op_occ_index", READER, "List LCM operation occurrences.", "GET", OCCS),
     ("op_occ_show", READER, "Show an LCM operation occurrence.", "GET", OCC),

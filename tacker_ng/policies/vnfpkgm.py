@@ -1,13 +1,16 @@
-"""Policy for the VNF package management API (``/vnfpkgm/v1``)."""
+"""Policy for the VNF package management API (``/vnfpkgm/v2``; the same
+rules apply to its ``/vnfpkgm/v1`` alias)."""
 
-from oslo_policy import policy
+from tacker_ng.policies import base
 
 PREFIX = "tacker_ng:vnfpkgm"
 READER = "rule:project_reader_or_admin"
 MEMBER = "rule:project_member_or_admin"
-PKGS = "/vnfpkgm/v1/vnf_packages"
+PKGS = "/vnfpkgm/v2/vnf_packages"
 PKG = f"{PKGS}/{{vnfPkgId}}"
-ONBOARDED = "/vnfpkgm/v1/onboarded_vnf_packages/{vnfdId}"
+ONBOARDED = "/vnfpkgm/v2/onboarded_vnf_packages/{vnfdId}"
+SUBS = "/vnfpkgm/v2/subscriptions"
+SUB = f"{SUBS}/{{subscriptionId}}"
 
 #: (name, check, description, operations as (method, path))
 _RULES = [
@@ -62,19 +65,33 @@ _RULES = [
             ("GET", f"{ONBOARDED}/artifacts/{{artifactPath}}"),
         ],
     ),
+    (
+        "subscription_create",
+        MEMBER,
+        "Subscribe to VNF package notifications.",
+        [("POST", SUBS)],
+    ),
+    (
+        "subscription_index",
+        READER,
+        "List VNF package subscriptions.",
+        [("GET", SUBS)],
+    ),
+    (
+        "subscription_show",
+        READER,
+        "Show a VNF package subscription.",
+        [("GET", SUB)],
+    ),
+    (
+        "subscription_delete",
+        MEMBER,
+        "Delete a VNF package subscription.",
+        [("DELETE", SUB)],
+    ),
 ]
 
-rules = [
-    policy.DocumentedRuleDefault(
-        name=f"{PREFIX}:{name}",
-        check_str=check,
-        description=description,
-        operations=[
-            {"method": method, "path": path} for method, path in operations
-        ],
-    )
-    for name, check, description, operations in _RULES
-]
+rules = base.documented(PREFIX, _RULES)
 
 
 def list_rules() -> list:

@@ -22,10 +22,14 @@ def minute(now: datetime.datetime) -> datetime.datetime:
     return now.replace(second=0, microsecond=0)
 
 
-def parse(text: object, now: datetime.datetime) -> datetime.datetime:
-    """A request date as an aware UTC datetime, or 400."""
+def parse(
+    text: object, now: datetime.datetime, field: str = "date"
+) -> datetime.datetime:
+    """A request date as an aware UTC datetime, or a 400 naming ``field``."""
+    if text is None or text == "":
+        raise exceptions.MissingDate(field=field)
     if not isinstance(text, str):
-        raise exceptions.InvalidDate(date=text)
+        raise exceptions.InvalidDate(field=field, date=text)
     if text == "now":
         return minute(now)
     for fmt in _FORMATS:
@@ -37,7 +41,7 @@ def parse(text: object, now: datetime.datetime) -> datetime.datetime:
     try:
         value = datetime.datetime.fromisoformat(text)
     except ValueError:
-        raise exceptions.InvalidDate(date=text) from None
+        raise exceptions.InvalidDate(field=field, date=text) from None
     if value.tzinfo is None:
         return value.replace(tzinfo=datetime.UTC)
     return value.astimezone(datetime.UTC)

@@ -12,7 +12,11 @@ class InvalidLease(exceptions.BadRequest):
 
 
 class InvalidDate(InvalidLease):
-    message = "Invalid date '{date}': use 'YYYY-MM-DD HH:MM' or 'now'."
+    message = "Invalid {field} '{date}': use 'YYYY-MM-DD HH:MM' or 'now'."
+
+
+class MissingDate(InvalidDate):
+    message = "{field} is required: 'YYYY-MM-DD HH:MM' (UTC) or 'now'."
 
 
 class InsufficientCapacity(exceptions.Conflict):

@@ -25,7 +25,9 @@ def grant_info(
     Returns ``{"reservationId", "resource_type", "flavour_id" (the Nova
     flavor id, None for physical:host), "server_group_id" (None unless
     affinity was true or false), "hosts" (Nova compute host names),
-    "zones" (their availability zones), "lease_id", "end_date"}``.
+    "zones" (their availability zones), "zone_slots" (zone -> instances
+    the reservation holds there; None for physical:host), "lease_id",
+    "end_date"}``.
 
     Raises :class:`~.exceptions.ReservationNotFound` (404) when unknown
     or when it belongs to another project - the same answer, so that
@@ -49,6 +51,11 @@ def grant_info(
                 status=f"{res['status']} (lease {lease['status']})",
             )
         hosts = store.host_details(session, reservation_id)
+        slots = (
+            store.zone_slots(session, reservation_id)
+            if res["resource_type"] == "virtual:instance"
+            else None
+        )
     detail = res["detail"]
     return {
         "reservationId": reservation_id,
@@ -57,6 +64,7 @@ def grant_info(
         "server_group_id": detail.get("server_group_id"),
         "hosts": [h["service_name"] for h in hosts],
         "zones": sorted({h["zone"] for h in hosts if h["zone"]}),
+        "zone_slots": slots,
         "lease_id": lease["id"],
         "end_date": lease["end_date"],
     }

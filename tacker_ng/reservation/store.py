@@ -140,6 +140,27 @@ def host_details(session: orm.Session, reservation_id: str) -> list[dict]:
     return [{"service_name": r[0], "zone": r[1]} for r in rows]
 
 
+def zone_slots(session: orm.Session, reservation_id: str) -> dict[str, int]:
+    """Instance slots a reservation holds per availability zone.
+
+    A host's slots are the most instances any of its ledger rows gives
+    this reservation (rows of one host differ only by time window after
+    a lease update). Hosts without a zone are left out.
+    """
+    host = models.ComputeHost
+    rows = session.execute(
+        sa.select(host.availability_zone, A.host_id, sa.func.max(A.instances))
+        .join(A, A.host_id == host.id)
+        .where(A.reservation_id == reservation_id)
+        .group_by(host.availability_zone, A.host_id)
+    ).all()
+    slots: dict[str, int] = {}
+    for zone, _host_id, instances in rows:
+        if zone:
+            slots[zone] = slots.get(zone, 0) + int(instances or 0)
+    return slots
+
+
 def ledger_rows(
     lease: dict,
     reservations: Sequence[dict],

@@ -2,58 +2,90 @@
 
 from tacker_ng.api import routing, versions
 from tacker_ng.api.controllers import admin as v1
-from tacker_ng.api.controllers import reservation
+from tacker_ng.api.controllers import reservation, subscribing
 from tacker_ng.api.controllers import versions as versions_ctl
+from tacker_ng.api.controllers.vnffm import alarms as fm_alarms
+from tacker_ng.api.controllers.vnffm import (
+    subscriptions as fm_subscriptions,
+)
 from tacker_ng.api.controllers.vnflcm import (
     op_occs,
     subscriptions,
     vnf_instances,
+    vnf_snapshots,
 )
 from tacker_ng.api.controllers.vnfpkgm import packages as vnfpkgm
+from tacker_ng.api.controllers.vnfpkgm import (
+    subscriptions as pkgm_subscriptions,
+)
 
 
 class SolApiRoot:
     """``/{api}``: its api_versions and its major versions."""
 
-    def __init__(self, api: versions.SolApi, major_controller) -> None:
+    def __init__(self, api: versions.SolApi, *major_controllers) -> None:
         self.api_versions = versions_ctl.ApiVersionsController(api, False)
-        setattr(self, api.major, major_controller)
+        for controller in major_controllers:
+            setattr(self, controller.api.major, controller)
 
 
 class SolMajorRoot:
     """``/{api}/{major}``: api_versions plus the API's resources."""
 
     def __init__(self, api: versions.SolApi, **resources) -> None:
+        self.api = api
         self.api_versions = versions_ctl.ApiVersionsController(api, True)
         for name, controller in resources.items():
             setattr(self, name, controller)
 
 
-def _sol_api(name: str) -> versions.SolApi:
-    return next(api for api in versions.SOL_APIS if api.name == name)
+def _sol_api(name: str, major: str) -> versions.SolApi:
+    return next(
+        api
+        for api in versions.SOL_APIS
+        if api.name == name and api.major == major
+    )
 
 
 class RootController:
     """``GET /`` lists the APIs; unauthenticated, like other services."""
 
     def __init__(self) -> None:
-        vnflcm = _sol_api("vnflcm")
+        vnflcm = _sol_api("vnflcm", "v2")
         self.vnflcm = SolApiRoot(
             vnflcm,
             SolMajorRoot(
                 vnflcm,
                 vnf_instances=vnf_instances.VnfInstancesController(),
                 vnf_lcm_op_occs=op_occs.OpOccsController(),
-                subscriptions=subscriptions.SubscriptionsController(),
+                vnf_snapshots=vnf_snapshots.VnfSnapshotsController(),
+                subscriptions=subscribing.SubscriptionsController(
+                    subscriptions.LCCN
+                ),
             ),
         )
-        pkgm = _sol_api("vnfpkgm")
+        pkgm_resources = {
+            "vnf_packages": vnfpkgm.VnfPackages(),
+            "onboarded_vnf_packages": vnfpkgm.OnboardedVnfPackages(),
+            "subscriptions": subscribing.SubscriptionsController(
+                pkgm_subscriptions.PKGM
+            ),
+        }
+        pkgm_v2 = _sol_api("vnfpkgm", "v2")
         self.vnfpkgm = SolApiRoot(
-            pkgm,
+            pkgm_v2,
+            SolMajorRoot(pkgm_v2, **pkgm_resources),
+            SolMajorRoot(_sol_api("vnfpkgm", "v1"), **pkgm_resources),
+        )
+        vnffm = _sol_api("vnffm", "v1")
+        self.vnffm = SolApiRoot(
+            vnffm,
             SolMajorRoot(
-                pkgm,
-                vnf_packages=vnfpkgm.VnfPackages(),
-                onboarded_vnf_packages=vnfpkgm.OnboardedVnfPackages(),
+                vnffm,
+                alarms=fm_alarms.AlarmsController(),
+                subscriptions=subscribing.SubscriptionsController(
+                    fm_subscriptions.FM
+                ),
             ),
         )
         self.v1 = v1.V1Controller()

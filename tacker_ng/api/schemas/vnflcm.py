@@ -360,3 +360,69 @@ LCCN_SUBSCRIPTION_REQUEST = {
     "required": ["callbackUri"],
     "additionalProperties": False,
 }
+
+#: OperateVnfRequest (SOL003 5.5.2.10).
+OPERATE_VNF_REQUEST = {
+    "type": "object",
+    "properties": {
+        "vnfcInstanceId": {
+            "type": "array",
+            "items": IDENTIFIER,
+            "minItems": 1,
+        },
+        "changeStateTo": {"enum": ["STARTED", "STOPPED"]},
+        "stopType": {"enum": ["FORCEFUL", "GRACEFUL"]},
+        "gracefulStopTimeout": {"type": "integer", "minimum": 1},
+        "additionalParams": KEY_VALUE_PAIRS,
+    },
+    "required": ["changeStateTo"],
+    "additionalProperties": False,
+    # stopType only when stopping; gracefulStopTimeout only with GRACEFUL.
+    "allOf": [
+        {
+            "if": {"required": ["stopType"]},
+            "then": {"properties": {"changeStateTo": {"const": "STOPPED"}}},
+        },
+        {
+            "if": {"required": ["gracefulStopTimeout"]},
+            "then": {
+                "properties": {"stopType": {"const": "GRACEFUL"}},
+                "required": ["stopType"],
+            },
+        },
+    ],
+}
+
+#: CreateVnfSnapshotRequest (SOL003 5.5.2.21). The bundled OpenAPI
+#: requires "vnfSnapshotResId", a name its own properties and the data
+#: model table do not have: vnfSnapshotInfoId is the mandatory attribute.
+CREATE_VNF_SNAPSHOT_REQUEST = {
+    "type": "object",
+    "properties": {
+        "vnfSnapshotInfoId": IDENTIFIER,
+        "additionalParams": KEY_VALUE_PAIRS,
+        "userDefinedData": KEY_VALUE_PAIRS,
+    },
+    "required": ["vnfSnapshotInfoId"],
+    "additionalProperties": False,
+}
+
+#: RevertToVnfSnapshotRequest (SOL003 5.5.2.20).
+REVERT_TO_VNF_SNAPSHOT_REQUEST = {
+    "type": "object",
+    "properties": {
+        "vnfSnapshotInfoId": IDENTIFIER,
+        "additionalParams": KEY_VALUE_PAIRS,
+    },
+    "required": ["vnfSnapshotInfoId"],
+    "additionalProperties": False,
+}
+
+#: CreateVnfSnapshotInfoRequest (SOL003 5.5.2.20a). Only an empty
+#: resource (filled by create_snapshot) is supported: importing a
+#: snapshot package or another VNFM's VnfSnapshot is not.
+CREATE_VNF_SNAPSHOT_INFO_REQUEST = {
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}

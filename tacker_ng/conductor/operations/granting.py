@@ -44,6 +44,27 @@ def _existing_zones(instance: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def free_slots(
+    slots: Mapping[str, int],
+    instance: dict[str, Any],
+    flavour_id: str | None,
+    removed: set[str],
+) -> dict[str, int]:
+    """A reservation's instance slots per zone minus those its VNFCs
+    already hold (VNFCs booted with its flavour, not being removed)."""
+    free = dict(slots)
+    info = instance.get("instantiatedVnfInfo") or {}
+    for vnfc in info.get("vnfcResourceInfo") or []:
+        meta = vnfc.get("metadata") or {}
+        if not flavour_id or meta.get("computeFlavourId") != flavour_id:
+            continue
+        server = (vnfc.get("computeResource") or {}).get("resourceId")
+        if server in removed or vnfc.get("zoneId") not in free:
+            continue
+        free[vnfc["zoneId"]] -= 1
+    return free
+
+
 def obtain(
     context,
     occ: Mapping[str, Any],
@@ -115,7 +136,29 @@ def _grant_locally(
         zones = list(conf.nfvo.local_zones) or registry.get_driver(
             vim["vimType"]
         ).list_zones(vim)
-    grant = local.grant(body, vim_id, zones, _existing_zones(instance_view))
+    capacity = None
+    if reservation and reservation["zones"] and reservation.get("zone_slots"):
+        # Slots per zone are known only when the reserved hosts have zones.
+        capacity = free_slots(
+            reservation["zone_slots"],
+            instance_view,
+            reservation.get("flavour_id"),
+            {
+                (d.get("resource") or {}).get("resourceId")
+                for d in body.get("removeResources") or []
+            },
+        )
+    try:
+        grant = local.grant(
+            body, vim_id, zones, _existing_zones(instance_view), capacity
+        )
+    except local.GrantRejected as exc:
+        if capacity is None or reservation is None:
+            raise
+        raise local.GrantRejected(
+            reason=f"reservation {reservation['reservationId']} cannot "
+            f"hold this operation's VNFCs: {exc.kwargs.get('reason', exc)}"
+        ) from exc
     if reservation:
         local.apply_reservation(grant, body, reservation, vim_id)
     return grant

@@ -1,24 +1,25 @@
-"""Run an LCM op occ: grant -> <op>_start -> infra driver -> <op>_end.
+"""Run an LCM op occ: claim it, then run or revert its taskflow flow.
 
-Each finished step is recorded in the op occ's ``progress`` so that a
-retry skips what was done and a rollback knows what to undo. Failures
-end in FAILED_TEMP with a ProblemDetails ``error``; cancellation is
-checked between steps (and by drivers for FORCEFUL).
+The flow (grant -> <op>_start -> infra driver -> <op>_end -> finish, see
+:mod:`tacker_ng.conductor.flows`) persists every atom's state, so a
+retry continues after the last finished task and a rollback reverts
+exactly what ran. Failures end in FAILED_TEMP with a ProblemDetails
+``error`` that names the step in our words; cancellation is checked at
+task boundaries (and by drivers for FORCEFUL).
 """
 
-from collections.abc import Mapping
 from typing import Any
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
-from tacker_ng.conductor.operations import granting
+from tacker_ng.conductor.flows import engine as flow_engine
+from tacker_ng.conductor.flows import steps
 from tacker_ng.conductor.operations import task as task_mod
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
-from tacker_ng.infra import base, registry
 from tacker_ng.lcm import transitions as state
-from tacker_ng.mgmt import base as mgmt
 from tacker_ng.objects import lcm, merge_patch, state_machine
 
 LOG = logging.getLogger(__name__)
@@ -56,64 +57,6 @@ def _claim(context, op_occ_id: str, host: str) -> bool:
     return False
 
 
-def _hook(task: base.LcmTask, suffix: str, progress) -> None:
-    prefix = mgmt.HOOK_PREFIX.get(str(task.operation))
-    if prefix is None:
-        return
-    name = f"{prefix}_{suffix}"
-    step = f"hook:{name}"
-    if progress.done(step):
-        return
-    hook = task.vnfd.flavour(task.flavour_id).lcm_operations.get(name)
-    if hook is not None:
-        driver = mgmt.get_driver(mgmt.driver_name(hook.artifact), name)
-        LOG.info("Op occ %s: MgmtDriver hook %s", task.op_occ_id, name)
-        driver.run_hook(name, task, hook.artifact)
-    progress.mark(step)
-
-
-def _check_cancel(context, op_occ_id: str) -> None:
-    with db_api.reader(context) as session:
-        occ = vnf_lcm.get_op_occ(session, op_occ_id)
-    if occ["is_cancel_pending"]:
-        raise base.Cancelled(mode=occ["cancel_mode"])
-
-
-def _instance_changes(
-    occ: Mapping[str, Any], result: dict[str, Any]
-) -> dict[str, Any]:
-    operation = lcm.Operation(occ["operation"])
-    request = occ["operation_params"] or {}
-    changes: dict[str, Any] = {}
-    after = state_machine.state_after_success(operation)
-    if after is not None:
-        changes["instantiation_state"] = after
-    if operation == lcm.Operation.TERMINATE:
-        changes["instantiated_vnf_info"] = None
-    elif result.get("instantiated_vnf_info") is not None:
-        changes["instantiated_vnf_info"] = result["instantiated_vnf_info"]
-    for key, column in (
-        ("vnfConfigurableProperties", "vnf_configurable_properties"),
-        ("extensions", "extensions"),
-    ):
-        if key in request:
-            changes[column] = request[key]
-    return changes
-
-
-def _package_changes(context, occ) -> dict[str, Any]:
-    if occ["operation"] != lcm.Operation.CHANGE_VNFPKG:
-        return {}
-    _, _, package, _ = task_mod.load(context, occ["id"])
-    return {
-        "vnfd_id": package["vnfd_id"],
-        "vnf_provider": package["vnf_provider"],
-        "vnf_product_name": package["vnf_product_name"],
-        "vnf_software_version": package["vnf_software_version"],
-        "vnfd_version": package["vnfd_version"],
-    }
-
-
 #: VnfInfoModificationRequest attribute -> (column, merged as a patch).
 _MODIFIABLE = {
     "vnfInstanceName": ("vnf_instance_name", False),
@@ -147,8 +90,33 @@ def _modify_info(context, occ, instance) -> None:
     )
 
 
-def run(context, op_occ_id: str, host: str) -> None:
-    """Start (STARTING) or continue (PROCESSING, after retry) an op occ."""
+class Interrupted(Exception):
+    """The run stopped because the database could not be reached; the
+    op occ is left as it is, for the jobboard to run it again."""
+
+
+def database_unreachable(exc: BaseException | None) -> bool:
+    """True if ``exc`` (or what caused it) is a lost database connection
+    that outlived the transaction retries."""
+    for _ in range(10):
+        if exc is None:
+            return False
+        if isinstance(exc, db_exc.DBConnectionError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def run(
+    context, op_occ_id: str, host: str, interruptible: bool = False
+) -> None:
+    """Start (STARTING) or continue (PROCESSING: a retry, or a run another
+    conductor left) an op occ's flow.
+
+    ``interruptible`` (jobboard runs): losing the database raises
+    :class:`Interrupted` instead of failing the op occ, so the job is run
+    again once the database is back and the op occ completes.
+    """
     occ, instance, package, grant = task_mod.load(context, op_occ_id)
     if occ["operation_state"] not in (S.STARTING, S.PROCESSING):
         LOG.info(
@@ -163,74 +131,49 @@ def run(context, op_occ_id: str, host: str) -> None:
         return
     if not _claim(context, op_occ_id, host):
         return
-    progress = task_mod.Progress(context, op_occ_id, occ["progress"])
     step = "preparation"
     try:
-        vim_id, vim = task_mod.vim_of(instance)
-        task = task_mod.build(context, occ, instance, package, progress, grant)
+        run_ = steps.Run.build(context, occ, instance, package, grant, host)
         if occ["operation_state"] == S.STARTING and occ["is_cancel_pending"]:
             state.finish(context, op_occ_id, S.ROLLED_BACK, {S.STARTING})
             return
         step = "grant"
-        if not progress.done("grant"):
-            got = granting.obtain(
-                context, occ, task.instance, task.vnfd, vim_id, vim
-            )
-            task.grant_request = got["grant_request"]
-            task.grant = got["grant"]
-            progress.mark("grant")
-        if occ["operation_state"] == S.STARTING and not state.move(
-            context, op_occ_id, S.PROCESSING, {S.STARTING}
-        ):
-            LOG.info("Op occ %s left STARTING meanwhile", op_occ_id)
-            return
-        step = "start hook"
-        _check_cancel(context, op_occ_id)
-        _hook(task, "start", progress)
-        _check_cancel(context, op_occ_id)
-        step = "infra driver"
-        if not progress.done("driver"):
-            driver = registry.get_driver(vim["vimType"])
-            method = getattr(driver, base.METHODS[task.operation])
-            LOG.info(
-                "Op occ %s: %s on %s",
-                op_occ_id,
-                task.operation,
-                vim["vimType"],
-            )
-            result = method(task)
-            progress.data["result"] = {
-                "instantiated_vnf_info": result.instantiated_vnf_info,
-                "resource_changes": result.resource_changes,
-                "changed_info": result.changed_info,
-                "changed_ext_connectivity": result.changed_ext_connectivity,
-            }
-            progress.mark("driver")
-        step = "end hook"
-        _check_cancel(context, op_occ_id)
-        _hook(task, "end", progress)
+        flow_engine.run_forward(run_)
+    except steps.Abandoned as gone:
+        LOG.warning("Op occ %s: stopped running it (%s)", op_occ_id, gone)
     except Exception as exc:  # noqa: BLE001 - every failure is FAILED_TEMP
-        _fail_temp(context, op_occ_id, exc, step)
-        return
-    result = progress.data.get("result") or {}
-    changes = _instance_changes(occ, result)
-    changes.update(_package_changes(context, occ))
-    state.finish(
-        context,
-        op_occ_id,
-        S.COMPLETED,
-        {S.PROCESSING},
-        instance_changes=changes,
-        resource_changes=result.get("resource_changes") or None,
-        changed_info=result.get("changed_info"),
-        changed_ext_connectivity=result.get("changed_ext_connectivity"),
-    )
+        if interruptible and database_unreachable(exc):
+            raise Interrupted(op_occ_id) from exc
+        _fail_temp(context, op_occ_id, exc, _step_of(op_occ_id, step))
+
+
+def _step_of(op_occ_id: str, default: str) -> str:
+    """The failed atom's step; ``default`` if the flow never started."""
+    try:
+        return flow_engine.failed_step(op_occ_id) or default
+    except Exception:  # noqa: BLE001 - only a label for the problem
+        LOG.debug("Could not read the flow of %s", op_occ_id, exc_info=True)
+        return default
 
 
 def _fail_temp(context, op_occ_id: str, exc: BaseException, step: str) -> None:
     if isinstance(exc, exceptions.TackerNgError) and exc.status < 500:
         LOG.warning(
             "Op occ %s failed in the %s step: %s", op_occ_id, step, exc
+        )
+    elif isinstance(exc, exceptions.TackerNgError) and exc.status in (
+        502,
+        503,
+        504,
+    ):
+        # The VIM's or a peer's fault, not ours: one line, with its cause
+        # (a traceback would only show our own code that noticed it).
+        LOG.warning(
+            "Op occ %s failed in the %s step: %s%s",
+            op_occ_id,
+            step,
+            exc,
+            _cause_of(exc),
         )
     else:
         LOG.exception("Op occ %s failed in the %s step", op_occ_id, step)
@@ -248,36 +191,62 @@ def _fail_temp(context, op_occ_id: str, exc: BaseException, step: str) -> None:
         )
 
 
-def rollback(context, op_occ_id: str, host: str) -> None:
-    """Undo a FAILED_TEMP op occ now in ROLLING_BACK."""
+def _cause_of(exc: BaseException) -> str:
+    """`` (cause: <type>: <text>)`` of what led to ``exc``, if anything."""
+    cause = exc.__cause__ or exc.__context__
+    if cause is None:
+        return ""
+    return f" (cause: {type(cause).__name__}: {cause})"
+
+
+def rollback(
+    context, op_occ_id: str, host: str, interruptible: bool = False
+) -> None:
+    """Undo a FAILED_TEMP op occ now in ROLLING_BACK: taskflow reverts
+    the atoms that ran, newest first (the driver's revert is its
+    rollback), then the op occ is ROLLED_BACK."""
     occ, instance, package, grant = task_mod.load(context, op_occ_id)
     if occ["operation_state"] != S.ROLLING_BACK:
         return
     if not _claim(context, op_occ_id, host):
         return
-    progress = task_mod.Progress(context, op_occ_id, occ["progress"])
+    if not flow_engine.touched_vnf(op_occ_id):
+        # Failed before any hook or the infra driver ran (no VIM, grant
+        # refused, ...): nothing to undo, the rollback succeeds at once.
+        LOG.info("Op occ %s: nothing ran on the VNF; rolled back", op_occ_id)
+        _finish_rollback(context, occ, op_occ_id, {})
+        return
     try:
-        _, vim = task_mod.vim_of(instance)
-        task = task_mod.build(context, occ, instance, package, progress, grant)
-        driver = registry.get_driver(vim["vimType"])
-        LOG.info("Op occ %s: rolling back %s", op_occ_id, task.operation)
-        result = driver.rollback(task)
+        run_ = steps.Run.build(context, occ, instance, package, grant, host)
+        flow_engine.run_revert(run_)
+    except steps.Abandoned as gone:
+        LOG.warning("Op occ %s: stopped its rollback (%s)", op_occ_id, gone)
+        return
     except Exception as exc:  # noqa: BLE001 - every failure is FAILED_TEMP
+        if interruptible and database_unreachable(exc):
+            raise Interrupted(op_occ_id) from exc
         _fail_temp(context, op_occ_id, exc, "rollback")
         return
+    _finish_rollback(
+        context, occ, op_occ_id, run_.progress.data.get("rollback_result")
+    )
+
+
+def _finish_rollback(context, occ, op_occ_id: str, result) -> None:
+    result = result or {}
     changes: dict[str, Any] = {}
     back = state_machine.state_after_rollback(lcm.Operation(occ["operation"]))
     if back is not None:
         changes["instantiation_state"] = back
         if back == lcm.InstantiationState.NOT_INSTANTIATED:
             changes["instantiated_vnf_info"] = None
-    elif result.instantiated_vnf_info is not None:
-        changes["instantiated_vnf_info"] = result.instantiated_vnf_info
+    elif result.get("instantiated_vnf_info") is not None:
+        changes["instantiated_vnf_info"] = result["instantiated_vnf_info"]
     state.finish(
         context,
         op_occ_id,
         S.ROLLED_BACK,
         {S.ROLLING_BACK},
         instance_changes=changes,
-        resource_changes=result.resource_changes or None,
+        resource_changes=result.get("resource_changes") or None,
     )

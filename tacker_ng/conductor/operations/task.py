@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tacker_ng import crypto
+from tacker_ng.conductor.operations import snapshots
 from tacker_ng.conductor.operations import vim as vim_select
 from tacker_ng.db import api as db_api
 from tacker_ng.db import grants as grants_db
@@ -94,6 +95,7 @@ def build(
         progress=progress.data["driver"],
         save_progress=progress.save,
         cancel_requested=cancel_requested,
+        vnf_snapshot=snapshots.for_revert(context, occ),
     )
 
 

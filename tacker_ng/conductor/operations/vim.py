@@ -1,10 +1,16 @@
-"""Which VIM an operation runs on: the instance's, else the default."""
+"""Which VIM an operation runs on: the instance's, else the default.
+
+Entries for VIMs the instance *provides* (its Kubernetes cluster) are
+never chosen; among the others the lowest vimConnectionInfo key wins,
+the same rule as the infra drivers' (a Grant may name another).
+"""
 
 from typing import Any
 
 from oslo_config import cfg
 
 from tacker_ng import crypto, exceptions
+from tacker_ng.objects import vim_refs
 
 DEFAULT_VIM_ID = "default"
 
@@ -46,9 +52,10 @@ def select(
     vim_connection_info: dict[str, Any] | None,
 ) -> tuple[str, dict[str, Any]]:
     """``(vimConnectionId, decrypted VimConnectionInfo)`` to run on."""
-    if vim_connection_info:
-        vim_id = sorted(vim_connection_info)[0]
-        return vim_id, crypto.unseal(vim_connection_info[vim_id])
+    usable = vim_refs.runs_on(vim_connection_info)
+    if usable:
+        vim_id = sorted(usable)[0]
+        return vim_id, crypto.unseal(usable[vim_id])
     vim = default_vim()
     if vim is None:
         raise NoVim()

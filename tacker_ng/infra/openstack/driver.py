@@ -20,11 +20,15 @@ from tacker_ng import conf as _conf  # noqa: F401 - registers the options
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import (
     az_reselect,
+    glance,
     heat,
+    host_keys,
     hot,
     info,
     nova,
+    power,
     session,
+    snapshot,
     vnfcs,
 )
 from tacker_ng.infra.openstack import errors as os_errors
@@ -44,6 +48,7 @@ class _Vim:
     session: session.TimedSession
     heat: heat.Heat
     nova: nova.Nova
+    glance: glance.Glance
 
 
 class OpenStackDriver(base.InfraDriver):
@@ -65,6 +70,12 @@ class OpenStackDriver(base.InfraDriver):
             sess,
             heat.Heat(sess, region, self.conf, task.check_cancel),
             nova.Nova(sess, region, self.conf),
+            self._glance(sess, region),
+        )
+
+    def _glance(self, sess, region: str | None) -> glance.Glance:
+        return glance.Glance(
+            sess, region, self.conf.openstack.endpoint_interface
         )
 
     @staticmethod
@@ -117,6 +128,24 @@ class OpenStackDriver(base.InfraDriver):
     def change_flavour(self, task: base.LcmTask) -> base.LcmResult:
         return self._apply(task)
 
+    def operate(self, task: base.LcmTask) -> base.LcmResult:
+        return power.operate(self._vim(task).nova, task, self.conf)
+
+    def create_snapshot(self, task: base.LcmTask) -> base.LcmResult:
+        vim = self._vim(task)
+        return snapshot.create(
+            vim.nova, vim.glance, task, vim.vim_id, self.conf
+        )
+
+    def revert_to_snapshot(self, task: base.LcmTask) -> base.LcmResult:
+        return snapshot.revert(self._vim(task).nova, task, self.conf)
+
+    def delete_snapshot(
+        self, vim: dict[str, Any], vnf_snapshot: dict[str, Any]
+    ) -> None:
+        sess, region = session.make_session(vim)
+        snapshot.delete(self._glance(sess, region), vnf_snapshot)
+
     def terminate(self, task: base.LcmTask) -> base.LcmResult:
         started, cpu = time.perf_counter(), time.thread_time()
         vim = self._vim(task)
@@ -141,6 +170,13 @@ class OpenStackDriver(base.InfraDriver):
             if stack_id:
                 vim.heat.delete(stack_id)
             return base.LcmResult()
+        if task.operation == Op.OPERATE:
+            return power.undo(vim.nova, task, self.conf)
+        if task.operation == Op.CREATE_SNAPSHOT:
+            return snapshot.undo_create(vim.glance, task)
+        if task.operation == Op.REVERT_TO_SNAPSHOT:
+            # Rebuilt disks cannot be put back; the instance keeps its info.
+            return base.LcmResult()
         if task.operation not in (
             Op.SCALE,
             Op.SCALE_TO_LEVEL,
@@ -155,7 +191,18 @@ class OpenStackDriver(base.InfraDriver):
         before = vnfcs.existing(task.instance)
         top, files = hot.load(task.package_root, flavour)
         template, files = hot.join_server_groups(
-            hot.expand(top, flavour, before), files, before
+            hot.expand(top, flavour, before),
+            files,
+            before,
+            flavour,
+            self.conf.placement.fallback_best_effort,
+        )
+        template, files = host_keys.inject(
+            template,
+            files,
+            before,
+            {v.vdu_id for v in before if v.host_key},
+            {},
         )
         params = hot.nfv_parameter(
             flavour, before, info.cp_networks(task), template
@@ -182,6 +229,13 @@ class OpenStackDriver(base.InfraDriver):
         flavour = task.vnfd.flavour(task.flavour_id)
         top, files = hot.load(task.package_root, flavour)
         plan = vnfcs.plan(task, flavour)
+        managed = host_keys.managed_for(
+            task.request,
+            flavour.additional_parameters,
+            flavour.vdus,
+            plan.before,
+        )
+        keys = host_keys.assign(plan.after, managed, plan.movable)
         networks = info.cp_networks(task)
         vim = self._vim(task)
         progress = task.progress
@@ -202,7 +256,14 @@ class OpenStackDriver(base.InfraDriver):
         def attempt(zones: dict[str, str | None]) -> az_reselect.Outcome:
             vnfcs.apply_zones(plan.after, zones)
             template, stack_files = hot.join_server_groups(
-                hot.expand(top, flavour, plan.after), files, plan.after
+                hot.expand(top, flavour, plan.after),
+                files,
+                plan.after,
+                flavour,
+                self.conf.placement.fallback_best_effort,
+            )
+            template, stack_files = host_keys.inject(
+                template, stack_files, plan.after, managed, keys
             )
             params = {
                 "nfv": hot.nfv_parameter(
@@ -296,6 +357,7 @@ class OpenStackDriver(base.InfraDriver):
             server = servers.get(name)
             if server is None:
                 continue
+            self._free_errored(vim, server.get("physical_resource_id"))
             vim.heat.mark_unhealthy(
                 heat.nested_stack_id(server) or stack_id,
                 server["resource_name"],
@@ -304,6 +366,20 @@ class OpenStackDriver(base.InfraDriver):
         task.progress["marked"] = True
         task.progress["stack_changed"] = True
         task.save_progress()
+
+    def _free_errored(self, vim: _Vim, server_id: str | None) -> None:
+        """A server in ERROR keeps its ports, and Heat creates the
+        replacement before it deletes the old server: the new one would
+        fail with "Port ... is still in use". Delete it first."""
+        if not server_id:
+            return
+        seen = vim.nova.server(server_id)
+        if seen is None or seen["status"] != "ERROR":
+            return
+        LOG.info("Deleting ERROR server %s before Heat replaces it", server_id)
+        vim.nova.delete_server(
+            server_id, self.conf.openstack.stack_settle_timeout
+        )
 
     def _outcome(
         self,
@@ -401,7 +477,9 @@ class OpenStackDriver(base.InfraDriver):
                 )
             vnfc.server_id = server["physical_resource_id"]
             seen = vim.nova.server(vnfc.server_id)
-            if seen and seen["zone"] and seen["zone"] != vnfc.zone:
+            if seen and seen["zone"] and vnfc.zone is None:
+                vnfc.observed_zone = seen["zone"]
+            elif seen and seen["zone"] and seen["zone"] != vnfc.zone:
                 LOG.warning(
                     "%s runs in %s, not in %s",
                     vnfc.name,

@@ -29,6 +29,22 @@ class VimError(exceptions.TackerNgError):
     message = "{reason}"
 
 
+class VimUnreachable(exceptions.TackerNgError):
+    """Keystone, Heat or Nova did not answer in time, or refused the
+    connection: a transient problem of the VIM, the step can be retried."""
+
+    status = 504
+    title = "VIM Unreachable"
+    message = "VIM unreachable: {reason}"
+
+
+class VimAuthRefused(VimError):
+    """Keystone refused the vimConnectionInfo's credentials."""
+
+    title = "VIM Authentication Refused"
+    message = "The VIM refused the credentials of vimConnectionInfo: {reason}"
+
+
 class StackFailed(exceptions.TackerNgError):
     """A Heat stack action ended in *_FAILED (no reselection applies)."""
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from tacker_ng.infra.openstack import errors
-from tacker_ng.infra.openstack.vnfcs import SERVER_TYPE, Vnfc
+from tacker_ng.infra.openstack import errors, server_groups
+from tacker_ng.infra.openstack.vnfcs import Vnfc
 from tacker_ng.objects.vnfd import DeploymentFlavour
 
 STANDARD_USER_DATA = "StandardUserData"
@@ -170,59 +170,17 @@ def expand(
     return template
 
 
-def _join_group(resources: dict[str, Any], group: str) -> int:
-    """Put every server of ``resources`` into Nova server group ``group``
-    (``scheduler_hints.group``, replacing a group the template named: a
-    reservation's group is what keeps its servers on its hosts)."""
-    joined = 0
-    for resource in resources.values():
-        if isinstance(resource, dict) and resource.get("type") == SERVER_TYPE:
-            props = resource.setdefault("properties", {})
-            hints = props.get("scheduler_hints")
-            hints = dict(hints) if isinstance(hints, dict) else {}
-            hints["group"] = group
-            props["scheduler_hints"] = hints
-            joined += 1
-    return joined
-
-
 def join_server_groups(
-    template: dict[str, Any], files: dict[str, str], vnfcs: Iterable[Vnfc]
+    template: dict[str, Any],
+    files: dict[str, str],
+    vnfcs: Iterable[Vnfc],
+    flavour: DeploymentFlavour | None = None,
+    best_effort: bool = False,
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The expanded template and files with each VNFC that has a server
-    group booting in it: a server resource gets the hint directly; a
-    nested template gets a copy (``<group>/<name>``) with the hint on
-    each of its servers, used by that VNFC's resource only."""
-    template = copy.deepcopy(template)
-    files = dict(files)
-    resources = template.get("resources") or {}
-    for vnfc in vnfcs:
-        item = resources.get(vnfc.name)
-        if not vnfc.server_group or item is None:
-            continue
-        kind = item.get("type")
-        if kind == SERVER_TYPE:
-            _join_group({vnfc.name: item}, vnfc.server_group)
-            continue
-        if kind not in files:
-            raise errors.UnsupportedPackage(
-                reason=f"{vnfc.name} ({kind}) is neither a server nor a "
-                "nested template of the package: cannot boot it in the "
-                "reservation's server group"
-            )
-        variant = f"{vnfc.server_group}/{kind}"
-        if variant not in files:
-            nested = yaml.safe_load(files[kind]) or {}
-            if not _join_group(
-                nested.get("resources") or {}, vnfc.server_group
-            ):
-                raise errors.UnsupportedPackage(
-                    reason=f"{kind} has no {SERVER_TYPE} to boot in the "
-                    "reservation's server group"
-                )
-            files[variant] = yaml.safe_dump(nested, sort_keys=False)
-        item["type"] = variant
-    return template, files
+    """Each VNFC booting in its server group: a reservation's, or the
+    ``OS::Nova::ServerGroup`` of a ``nfvi_node`` placement rule of
+    ``flavour`` (see :mod:`.server_groups`)."""
+    return server_groups.join(template, files, vnfcs, flavour, best_effort)
 
 
 def cp_params(template: dict[str, Any]) -> set[str]:

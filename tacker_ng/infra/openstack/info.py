@@ -37,8 +37,11 @@ def vnfc_resource_info(vnfc: Vnfc, vim_id: str) -> dict[str, Any]:
     }
     if vnfc.server_group:
         item["metadata"]["serverGroupId"] = vnfc.server_group
-    if vnfc.zone:
-        item["zoneId"] = vnfc.zone
+    if vnfc.host_key:
+        # Public only: what the MgmtDriver pins (mgmt.ssh host_key).
+        item["metadata"]["sshHostKey"] = vnfc.host_key
+    if vnfc.zone or vnfc.observed_zone:
+        item["zoneId"] = vnfc.zone or vnfc.observed_zone
     return item
 
 
@@ -51,8 +54,8 @@ def affected(vnfc: Vnfc, change: str, vim_id: str) -> dict[str, Any]:
         "computeResource": _compute(vnfc, vim_id),
         "metadata": {"zone": vnfc.zone, "stackResource": vnfc.name},
     }
-    if vnfc.zone and change != "REMOVED":
-        item["zoneId"] = vnfc.zone
+    if (vnfc.zone or vnfc.observed_zone) and change != "REMOVED":
+        item["zoneId"] = vnfc.zone or vnfc.observed_zone
     if change == "ADDED":
         item["resourceDefinitionId"] = vnfc.id
     return item

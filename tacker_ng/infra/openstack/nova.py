@@ -7,6 +7,7 @@ admin-only by Nova's default policy; a project member gets 403, and then
 the zone summary (available zones only, no hosts) is used instead.
 """
 
+import time
 from typing import Any
 
 from novaclient import client as nova_client
@@ -92,6 +93,8 @@ class Nova:
             "flavor": (getattr(server, "flavor", None) or {}).get(
                 "original_name"
             ),
+            "image": (getattr(server, "image", None) or {}).get("id"),
+            "task_state": getattr(server, "OS-EXT-STS:task_state", None),
         }
 
     def flavor_exists(self, name_or_id: str) -> bool:
@@ -112,3 +115,74 @@ class Nova:
             return True
         except nova_exc.ClientException as exc:
             raise errors.VimError(reason=f"Nova flavor list: {exc}") from exc
+
+    def set_power(self, server_id: str, started: bool) -> str | None:
+        """Start (os-start) or stop (os-stop) a server; Nova stops it
+        gracefully (the guest's ACPI shutdown, bounded by Nova's own
+        ``shutdown_timeout``). Returns the status seen before, None if the
+        server is gone; a server already in the state is left alone."""
+        server = self.server(server_id)
+        if server is None:
+            return None
+        wanted = "ACTIVE" if started else "SHUTOFF"
+        if server["status"] == wanted:
+            return server["status"]
+        try:
+            if started:
+                self.client.servers.start(server_id)
+            else:
+                self.client.servers.stop(server_id)
+        except nova_exc.Conflict as exc:
+            # A concurrent start/stop or a task in progress: the wait
+            # that follows tells whether the state is reached.
+            LOG.info("Nova refused to change %s now: %s", server_id, exc)
+        except nova_exc.ClientException as exc:
+            action = "start" if started else "stop"
+            raise errors.VimError(
+                reason=f"Nova server {action}: {exc}"
+            ) from exc
+        return server["status"]
+
+    def delete_server(self, server_id: str, timeout: float) -> None:
+        """Delete a server and wait until Nova no longer has it (its ports
+        are free again); a server already gone is fine."""
+        try:
+            self.client.servers.delete(server_id)
+        except nova_exc.NotFound:
+            return
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(reason=f"Nova server delete: {exc}") from exc
+        deadline = time.monotonic() + timeout
+        while self.server(server_id) is not None:
+            if time.monotonic() >= deadline:
+                raise errors.VimError(
+                    reason=f"server {server_id} still exists {timeout:.0f} s "
+                    "after its deletion"
+                )
+            time.sleep(0.5)
+
+    def create_image(
+        self, server_id: str, name: str, metadata: dict[str, str]
+    ) -> str:
+        """Nova createImage of a server (its disk to a Glance image, and
+        volume snapshots for a volume-backed one); the new image's id."""
+        try:
+            image_id = self.client.servers.create_image(
+                server_id, name, metadata
+            )
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(
+                reason=f"Nova createImage of {server_id}: {exc}"
+            ) from exc
+        # novaclient's StrWithMeta (it carries the response) cannot be
+        # copied or pickled; progress and results hold plain strings.
+        return str(image_id)
+
+    def rebuild(self, server_id: str, image_id: str) -> None:
+        """Nova rebuild of a server from an image (same id, ports, zone)."""
+        try:
+            self.client.servers.rebuild(server_id, image_id)
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(
+                reason=f"Nova rebuild of {server_id} from {image_id}: {exc}"
+            ) from exc

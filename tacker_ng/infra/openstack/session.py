@@ -16,6 +16,7 @@ import time
 import weakref
 from typing import Any
 
+from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 from oslo_config import cfg
@@ -23,12 +24,16 @@ from oslo_log import log as logging
 
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import errors
+from tacker_ng.objects import vim_refs
 
 LOG = logging.getLogger(__name__)
 VIM_TYPE = "ETSINFV.OPENSTACK_KEYSTONE.V_3"
+#: Attempts after a refused or reset connection (a reused keep-alive
+#: connection the server just closed fails that way). Timeouts are not
+#: retried: the configured timeout is the whole wait.
 CONNECT_RETRIES = 3
-#: Seconds one HTTP request to Keystone, Heat or Nova may take.
-HTTP_TIMEOUT = 120
+#: First pause before such a retry (doubled each time), seconds.
+CONNECT_RETRY_DELAY = 0.2
 
 
 @dataclasses.dataclass
@@ -54,9 +59,17 @@ class TimedSession(ks_session.Session):
     happens inside the request that needs it and must not count twice.
     """
 
-    def __init__(self, *args: Any, timer: CallTimer | None = None, **kw):
+    def __init__(
+        self,
+        *args: Any,
+        timer: CallTimer | None = None,
+        timeouts: tuple[float, float] | None = None,
+        **kw,
+    ):
         super().__init__(*args, **kw)
         self.timer = timer or CallTimer()
+        #: (connect, read) seconds of every request (requests' pair).
+        self.timeouts = timeouts
         self._depth = threading.local()
 
     def request(self, *args: Any, **kwargs: Any):
@@ -64,11 +77,54 @@ class TimedSession(ks_session.Session):
         self._depth.n = depth + 1
         start = time.perf_counter()
         try:
-            return super().request(*args, **kwargs)
+            return self._bounded(*args, **kwargs)
         finally:
             self._depth.n = depth
             if depth == 0:
                 self.timer.add(time.perf_counter() - start)
+
+    def _bounded(self, *args: Any, **kwargs: Any):
+        """The request with the configured timeouts; a VIM that does not
+        answer in time (or keeps refusing) is :class:`VimUnreachable`."""
+        if self.timeouts is not None:
+            kwargs.setdefault("timeout", self.timeouts)
+        delay = CONNECT_RETRY_DELAY
+        for attempt in range(CONNECT_RETRIES + 1):
+            try:
+                return super().request(*args, **kwargs)
+            except ks_exc.Unauthorized as exc:
+                raise errors.VimAuthRefused(
+                    reason=f"Keystone answered {exc.http_status or 401}"
+                ) from exc
+            except ks_exc.http.HttpError as exc:
+                if (exc.http_status or 0) < 500:
+                    raise
+                raise errors.VimError(
+                    reason=f"the VIM answered {exc.http_status} "
+                    f"({exc.__class__.__name__})"
+                ) from exc
+            except ks_exc.ConnectTimeout as exc:
+                raise errors.VimUnreachable(
+                    reason=f"no answer within {_seconds(self.timeouts)}"
+                ) from exc
+            except ks_exc.ConnectFailure as exc:
+                if attempt == CONNECT_RETRIES:
+                    raise errors.VimUnreachable(
+                        reason=f"connection failed {attempt + 1} times"
+                    ) from exc
+                LOG.debug("VIM connection failed (%s); retrying", exc)
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+
+def _seconds(timeouts: tuple[float, float] | None) -> str:
+    if timeouts is None:
+        return "the HTTP timeout"
+    return (
+        f"{timeouts[0]:g} s to connect and {timeouts[1]:g} s to reply "
+        "([openstack] connect_timeout, read_timeout)"
+    )
 
 
 def _default_vim(conf: cfg.ConfigOpts) -> dict[str, Any] | None:
@@ -110,7 +166,7 @@ def vim_of(
         named = named or item.get("vimConnectionId")
     for source in (
         task.grant.get("vimConnectionInfo"),
-        task.instance.get("vimConnectionInfo"),
+        vim_refs.runs_on(task.instance.get("vimConnectionInfo")),
     ):
         if source:
             vim_id = named if named in source else sorted(source)[0]
@@ -138,7 +194,9 @@ def _verify(interface: dict[str, Any], owner: object) -> bool | str:
 
 
 def make_session(
-    vim: dict[str, Any], timer: CallTimer | None = None
+    vim: dict[str, Any],
+    timer: CallTimer | None = None,
+    conf: cfg.ConfigOpts = cfg.CONF,
 ) -> tuple[TimedSession, str | None]:
     """A session (and the region) for a VimConnectionInfo."""
     vim_type = vim.get("vimType")
@@ -176,10 +234,8 @@ def make_session(
         auth=v3.Password(**auth_args),
         verify=_verify(interface, holder),
         timer=timer,
-        # A reused keep-alive connection the server just closed fails with
-        # "Remote end closed connection"; retry such connection errors.
-        connect_retries=CONNECT_RETRIES,
-        timeout=HTTP_TIMEOUT,
+        # Connection failures are retried by TimedSession (not timeouts).
+        timeouts=(conf.openstack.connect_timeout, conf.openstack.read_timeout),
         app_name="tacker-ng",
     )
     session._tacker_ng_holder = holder

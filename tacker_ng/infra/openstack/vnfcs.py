@@ -31,6 +31,12 @@ class Vnfc:
     server_id: str | None = None
     #: Nova server group the server must join (a reservation's).
     server_group: str | None = None
+    #: Public SSH host key the VNFM made for the server (OpenSSH line).
+    host_key: str | None = None
+    #: Zone Nova chose for a server asked for no zone (``zone`` None):
+    #: reported as zoneId, never sent back to Heat as a constraint (the
+    #: server would be replaced just to pin it where it already is).
+    observed_zone: str | None = None
 
     @property
     def name(self) -> str:
@@ -90,10 +96,17 @@ def reserved_group(grant: dict[str, Any]) -> dict[str, str | None]:
 
 
 def reserved_zones(grant: dict[str, Any]) -> list[str] | None:
-    """The zones a reservation's VNFCs may use (the grant's zones, which
-    the local NFVO took from the reserved hosts); None without one."""
+    """The zones a reservation's VNFCs may use; None without one.
+
+    The local NFVO lists every zone of the reserved hosts in
+    ``additionalParams.reservation.zones``; otherwise the grant's zones
+    (those it chose) are all that is known.
+    """
     if not reserved_group(grant):
         return None
+    params = (grant.get("additionalParams") or {}).get("reservation") or {}
+    if params.get("zones"):
+        return sorted(set(params["zones"]))
     return sorted({z["zoneId"] for z in grant.get("zones") or []})
 
 
@@ -149,10 +162,12 @@ def existing(instance: dict[str, Any]) -> list[Vnfc]:
                 id=item["id"],
                 vdu_id=item["vduId"],
                 index=int(meta.get("index", 0)),
-                zone=item.get("zoneId") or meta.get("zone"),
+                zone=meta["zone"] if "zone" in meta else item.get("zoneId"),
+                observed_zone=item.get("zoneId"),
                 flavor=meta.get("computeFlavourId", ""),
                 image=meta.get("vcImageId", ""),
                 server_group=meta.get("serverGroupId"),
+                host_key=meta.get("sshHostKey"),
                 server_id=(item.get("computeResource") or {}).get(
                     "resourceId"
                 ),

@@ -36,9 +36,8 @@ def sw_image_data(
     if not raw:
         return None
     checksum = raw["checksum"]
-    image_file = next(
-        (a.file for a in node.artifacts.values() if a.type == SW_IMAGE),
-        None,
+    artifact = next(
+        (a for a in node.artifacts.values() if a.type == SW_IMAGE), None
     )
     return model.SwImageData(
         name=raw["name"],
@@ -53,7 +52,8 @@ def sw_image_data(
         supported_virtualisation_environments=tuple(
             raw.get("supported_virtualisation_environments") or ()
         ),
-        file=image_file,
+        file=artifact.file if artifact else None,
+        uri=artifact.uri if artifact else None,
     )
 
 

@@ -62,7 +62,7 @@ def before_end_date(
     """The before_end_lease time: given (within the lease) or default."""
     if value in (None, ""):
         return default_before_end(start, end)
-    when = dates.parse(value, now)
+    when = dates.parse(value, now, "before_end_date")
     if not start <= when <= end:
         raise _bad("before_end_date must be within the lease")
     return when
@@ -137,8 +137,8 @@ def create_lease(context, body: Mapping[str, Any]) -> dict:
         raise _bad("custom lease events are not supported")
     now = utcnow()
     name = check_name(body.get("name"))
-    start = dates.parse(body.get("start_date", "now"), now)
-    end = dates.parse(body.get("end_date"), now)
+    start = dates.parse(body.get("start_date", "now"), now, "start_date")
+    end = dates.parse(body.get("end_date"), now, "end_date")
     if start < dates.minute(now):
         raise _bad("start_date must not be in the past")
     if end <= start:

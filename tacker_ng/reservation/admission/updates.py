@@ -39,7 +39,7 @@ def _new_window(lease: dict, body: Mapping, now) -> tuple:
     start, end = lease["start_date"], lease["end_date"]
     started = lease["status"] != st.PENDING
     if "start_date" in body:
-        new_start = dates.parse(body["start_date"], now)
+        new_start = dates.parse(body["start_date"], now, "start_date")
         if new_start != start:
             if started:
                 raise exceptions.CantUpdateParameter(
@@ -49,7 +49,7 @@ def _new_window(lease: dict, body: Mapping, now) -> tuple:
                 raise manager._bad("start_date must not be in the past")
             start = new_start
     if "end_date" in body:
-        new_end = dates.parse(body["end_date"], now)
+        new_end = dates.parse(body["end_date"], now, "end_date")
         if new_end != end and new_end < dates.minute(now):
             raise manager._bad("end_date must not be in the past")
         end = new_end

@@ -35,8 +35,11 @@ def authorize(rule: str, project_id: str | None = None) -> None:
 
 def empty(status: int, location: str | None = None) -> webob.Response:
     """A response with no body (202, 204, 303), Location if given."""
-    resp = webob.Response(status=status, content_type=None, charset=None)
+    resp = webob.Response(status=status, charset=None)
     resp.body = b""
+    # WebOb gives every new response its default text/html type; an empty
+    # body has no type at all.
+    del resp.content_type
     if location:
         resp.headers["Location"] = location
     return resp

@@ -6,6 +6,7 @@ fail, the op occ is set FAILED_TEMP at once so that the NFVO can retry or
 roll it back instead of waiting forever.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import oslo_messaging as messaging
@@ -15,11 +16,12 @@ from tacker_ng import crypto, exceptions
 from tacker_ng.api.controllers.vnflcm import common
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
-from tacker_ng.db import vnf_lcm
-from tacker_ng.infra import registry
+from tacker_ng.db import vnf_lcm, vnf_snapshots
+from tacker_ng.infra import base, registry
 from tacker_ng.lcm import transitions as state
 from tacker_ng.nfvo import grant_request, notify
-from tacker_ng.objects import lcm, state_machine, views
+from tacker_ng.objects import lcm, state_machine, views, vim_refs, vnfc_info
+from tacker_ng.objects import vnf_snapshots as snapshot_rules
 from tacker_ng.packages import catalog
 
 LOG = logging.getLogger(__name__)
@@ -41,6 +43,46 @@ def check_vims(vim_connection_info: dict[str, Any] | None) -> None:
                 f"vimConnectionInfo '{vim_id}': no infra driver for "
                 f"vimType '{vim['vimType']}'."
             )
+
+
+def _check_driver_supports(instance, operation: lcm.Operation) -> None:
+    """422 when the infra driver of the instance's VIM does not implement
+    the operation (e.g. operate on a driver without it); VIMs the
+    instance only provides (its Kubernetes cluster) do not count."""
+    for vim in vim_refs.runs_on(instance["vim_connection_info"]).values():
+        if not vim or not registry.has_driver(vim.get("vimType", "")):
+            continue
+        driver = registry.get_driver(vim["vimType"])
+        if not driver.supports(operation):
+            raise base.OperationNotSupported(
+                driver=driver.name, operation=operation
+            )
+
+
+_SNAPSHOT_OPS = frozenset(
+    {lcm.Operation.CREATE_SNAPSHOT, lcm.Operation.REVERT_TO_SNAPSHOT}
+)
+
+
+class SnapshotConflict(exceptions.Conflict):
+    message = "VNF snapshot {id} cannot be used here: {reason}."
+
+
+def _check_snapshot(session, operation, instance, body, scope) -> None:
+    """404 for an unknown vnfSnapshotInfoId; 409 when a create_snapshot
+    targets a filled one, or a revert one not of this instance's VNFCs."""
+    row = vnf_snapshots.get(session, body["vnfSnapshotInfoId"], scope)
+    if operation == lcm.Operation.CREATE_SNAPSHOT:
+        if row["vnf_snapshot"]:
+            raise SnapshotConflict(
+                id=row["id"],
+                reason="it already holds a snapshot (delete it, or create "
+                "another VnfSnapshotInfo)",
+            )
+        return
+    reason = snapshot_rules.revert_conflict(instance, row["vnf_snapshot"])
+    if reason:
+        raise SnapshotConflict(id=row["id"], reason=reason)
 
 
 #: Operations that start from a package and so need it ENABLED.
@@ -70,6 +112,21 @@ def _dry_run(session, operation, instance, body, scope) -> None:
         "instantiatedVnfInfo": instance["instantiated_vnf_info"],
     }
     if operation == lcm.Operation.CHANGE_VNFPKG:
+        return
+    _check_driver_supports(instance, operation)
+    if operation in _SNAPSHOT_OPS:
+        _check_snapshot(session, operation, instance, body, scope)
+        return
+    if operation == lcm.Operation.OPERATE:
+        try:
+            vnfc_info.targets(
+                instance["instantiated_vnf_info"] or {},
+                body.get("vnfcInstanceId"),
+            )
+        except KeyError as exc:
+            raise grant_request.InvalidLcmRequest(
+                f"vnfcInstanceId {exc.args[0]} not found in the instance."
+            ) from None
         return
     if operation == lcm.Operation.INSTANTIATE:
         flavour = body["flavourId"]
@@ -106,6 +163,15 @@ def start(
             occ = vnf_lcm.start_operation(
                 session, instance_id, operation, stored, common.scope(ctx)
             )
+            if operation in _SNAPSHOT_OPS:
+                # In the op occ's transaction: two operations on one
+                # snapshot are decided by the database (409).
+                vnf_snapshots.use(
+                    session,
+                    body["vnfSnapshotInfoId"],
+                    occ["id"],
+                    common.scope(ctx),
+                )
             if body.get("vimConnectionInfo") and operation != (
                 lcm.Operation.MODIFY_INFO
             ):
@@ -116,20 +182,33 @@ def start(
                 )
                 instance = vnf_lcm.get_instance(session, instance_id)
             notify.op_occ_changed(session, occ, instance)
-    try:
-        rpcapi.get_api().run_lcm_op(ctx, occ["id"])
-    except messaging.MessagingException as exc:
-        LOG.error("Cast of op occ %s failed: %s", occ["id"], exc)
-        _fail_unsent(ctx, occ["id"])
-        raise ConductorUnreachable() from exc
+    cast_or_fail(
+        ctx,
+        occ["id"],
+        rpcapi.get_api().run_lcm_op,
+        lcm.OperationState.STARTING,
+    )
     return f"{common.base_url()}{views.LCM_PREFIX}/vnf_lcm_op_occs/{occ['id']}"
 
 
-def _fail_unsent(ctx, op_occ_id: str) -> None:
-    state.move(
-        ctx,
-        op_occ_id,
-        lcm.OperationState.FAILED_TEMP,
-        {lcm.OperationState.STARTING},
-        error=ConductorUnreachable().to_problem_details(),
-    )
+def cast_or_fail(
+    ctx,
+    op_occ_id: str,
+    cast: Callable[[Any, str], None],
+    sent_from: lcm.OperationState,
+) -> None:
+    """Cast the op occ (in ``sent_from``) to a conductor; if the message
+    bus cannot take it, set it FAILED_TEMP and answer 503 (a retry or a
+    rollback starts it again once the bus is back)."""
+    try:
+        cast(ctx, op_occ_id)
+    except messaging.MessagingException as exc:
+        LOG.error("Cast of op occ %s failed: %s", op_occ_id, exc)
+        state.move(
+            ctx,
+            op_occ_id,
+            lcm.OperationState.FAILED_TEMP,
+            {sent_from},
+            error=ConductorUnreachable().to_problem_details(),
+        )
+        raise ConductorUnreachable() from exc

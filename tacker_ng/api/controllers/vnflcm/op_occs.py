@@ -5,7 +5,7 @@ import pecan
 from tacker_ng import exceptions
 from tacker_ng.api import listing as api_listing
 from tacker_ng.api import routing, validation
-from tacker_ng.api.controllers.vnflcm import common, listing
+from tacker_ng.api.controllers.vnflcm import common, lcm_start, listing
 from tacker_ng.api.schemas import vnflcm as schemas
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
@@ -65,7 +65,9 @@ class _OpOccTask:
             conductor_host=None,
         ):
             raise _not_in("retry", occ)
-        rpcapi.get_api().run_lcm_op(ctx, occ["id"])
+        lcm_start.cast_or_fail(
+            ctx, occ["id"], rpcapi.get_api().run_lcm_op, S.PROCESSING
+        )
         return common.accepted(self._location())
 
     def _rollback(self, ctx, occ) -> str:
@@ -77,7 +79,9 @@ class _OpOccTask:
             conductor_host=None,
         ):
             raise _not_in("rollback", occ)
-        rpcapi.get_api().rollback_lcm_op(ctx, occ["id"])
+        lcm_start.cast_or_fail(
+            ctx, occ["id"], rpcapi.get_api().rollback_lcm_op, S.ROLLING_BACK
+        )
         return common.accepted(self._location())
 
     def _fail(self, ctx, occ) -> dict:

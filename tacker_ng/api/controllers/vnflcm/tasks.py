@@ -67,6 +67,15 @@ _TASKS = {
         lcm.Operation.CHANGE_VNFPKG,
         schemas.CHANGE_CURRENT_VNF_PKG_REQUEST,
     ),
+    "operate": (lcm.Operation.OPERATE, schemas.OPERATE_VNF_REQUEST),
+    "create_snapshot": (
+        lcm.Operation.CREATE_SNAPSHOT,
+        schemas.CREATE_VNF_SNAPSHOT_REQUEST,
+    ),
+    "revert_to_snapshot": (
+        lcm.Operation.REVERT_TO_SNAPSHOT,
+        schemas.REVERT_TO_VNF_SNAPSHOT_REQUEST,
+    ),
 }
 
 

@@ -29,7 +29,9 @@ LOG = logging.getLogger(__name__)
 
 #: PUT bodies on this path are streamed by :meth:`PackageContent.put`
 #: with their own limit, not buffered by the generic body size limit.
-UPLOAD_PATH = re.compile(r"^/vnfpkgm/v1/vnf_packages/[^/]+/package_content/?$")
+UPLOAD_PATH = re.compile(
+    r"^/vnfpkgm/v[12]/vnf_packages/[^/]+/package_content/?$"
+)
 
 
 def is_upload(environ: dict) -> bool:

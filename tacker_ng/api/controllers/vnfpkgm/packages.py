@@ -7,6 +7,7 @@ it locked.
 
 import pecan
 
+from tacker_ng import exceptions
 from tacker_ng.api import listing as api_listing
 from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import listing
@@ -14,6 +15,7 @@ from tacker_ng.api.controllers.vnfpkgm import common, content, views, vnfd
 from tacker_ng.api.schemas import vnfpkgm as schemas
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_packages as packages_db
+from tacker_ng.nfvo import pkgm_notify
 from tacker_ng.objects import merge_patch
 from tacker_ng.objects.package_states import (
     IN_PROGRESS,
@@ -92,6 +94,10 @@ class VnfPackage:
                         row["user_defined_data"] or {}, body["userDefinedData"]
                     )
                 packages_db.update(session, row["id"], list(S), **values)
+                if wanted is not None:
+                    pkgm_notify.operational_state_changed(
+                        session, {**row, "operational_state": wanted}
+                    )
         return body
 
     @index.when(method="DELETE", template="json")
@@ -109,6 +115,7 @@ class VnfPackage:
                         f"VNF package {row['id']} cannot be deleted: "
                         f"{_why_not_deleted(current)}."
                     )
+                pkgm_notify.deleted(session, row)
         store.discard(row["id"])
         return common.empty(204)
 
@@ -176,9 +183,16 @@ class OnboardedVnfPackage:
 
 
 class OnboardedVnfPackages:
-    @routing.resource(get=False)
+    """``.../onboarded_vnf_packages/{vnfdId}``; SOL005 defines no
+    collection resource here, so the bare path is a 404 that says where
+    the collection is (it was a 405 with an empty ``Allow`` header)."""
+
+    @pecan.expose(generic=True, template="json")
     def index(self) -> None:
-        """Only individual packages are served here."""
+        raise exceptions.NotFound(
+            "onboarded_vnf_packages has no collection resource: name a "
+            "vnfdId (onboarded_vnf_packages/{vnfdId}) or list vnf_packages."
+        )
 
     @pecan.expose()
     def _lookup(self, vnfd_id, *remainder):

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tacker_ng.objects.package_states import OnboardingState
-
-PREFIX = "/vnfpkgm/v1"
+from tacker_ng.objects.views import PKGM_PREFIX as PREFIX
 
 _PRODUCT = (
     ("vnfdId", "vnfd_id"),

@@ -1,0 +1,1 @@
+"""``/vnffm/v1``: the SOL003 VNF fault management interface (clause 7)."""

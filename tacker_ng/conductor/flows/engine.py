@@ -1,0 +1,221 @@
+"""Run, resume and revert an op occ's flow on taskflow's serial engine.
+
+The flow detail of an op occ (one logbook per op occ, both keyed by its
+id) lives in the shared database through taskflow's SQLAlchemy backend,
+bound to our own engine (its tables come from our migrations). Whoever
+runs the op occ next (the same conductor after a retry, another after a
+crash) loads it and taskflow skips every atom that already finished.
+
+Forward runs use ``never_resolve``: a failing task stops the flow as it
+is (SOL003 FAILED_TEMP, nothing undone) instead of taskflow's automatic
+revert; a rollback asks taskflow to revert exactly the atoms that ran.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import taskflow.engines
+from taskflow import exceptions as tf_exc
+from taskflow import states
+from taskflow.persistence import models as tf_models
+from taskflow.persistence.backends import impl_sqlalchemy
+
+from tacker_ng.conductor.flows import steps
+from tacker_ng.db import api as db_api
+
+
+class _EngineFailureFilter(logging.Filter):
+    """Drop taskflow's "Engine execution has failed" record.
+
+    taskflow logs it, with a traceback, at ERROR for every failed task,
+    an expected VIM or NFVO error included, and then re-raises the failure
+    to :func:`run_forward`/:func:`run_revert`; the runner logs it once,
+    in our words (a WARNING line for an expected failure, a traceback only
+    for an internal error).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Engine execution has failed")
+
+
+logging.getLogger("taskflow.engines.action_engine.engine").addFilter(
+    _EngineFailureFilter()
+)
+
+#: Namespace of the flow detail ids derived from op occ ids.
+_FLOW_NS = uuid.UUID("6c0f3f52-5f5e-4c8e-9d1e-0b7a4f1d2c11")
+
+
+def flow_id(op_occ_id: str) -> str:
+    """The flow detail id of an op occ (stable on every conductor)."""
+    return str(uuid.uuid5(_FLOW_NS, op_occ_id))
+
+
+def _retried(write: Callable[..., Any]) -> Callable[..., Any]:
+    """One of taskflow's write transactions, run again after a deadlock
+    or a lost connection like every writer of ours (db.api)."""
+
+    @functools.wraps(write)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for attempt in db_api.retrying():
+            with attempt:
+                try:
+                    return write(*args, **kwargs)
+                except tf_exc.StorageFailure as exc:
+                    cause = exc.__cause__ or getattr(exc, "cause", None)
+                    if isinstance(cause, db_api.RETRIABLE):
+                        raise cause from exc
+                    raise
+        raise AssertionError("unreachable: tenacity re-raises")
+
+    return call
+
+
+class _Connection(impl_sqlalchemy.Connection):
+    """taskflow's connection with its writers under our deadlock retry."""
+
+    save_logbook = _retried(impl_sqlalchemy.Connection.save_logbook)
+    update_flow_details = _retried(
+        impl_sqlalchemy.Connection.update_flow_details
+    )
+    update_atom_details = _retried(
+        impl_sqlalchemy.Connection.update_atom_details
+    )
+    destroy_logbook = _retried(impl_sqlalchemy.Connection.destroy_logbook)
+
+
+class _Backend(impl_sqlalchemy.SQLAlchemyBackend):
+    """taskflow's SQLAlchemy backend on our engine (our tables)."""
+
+    def get_connection(self) -> _Connection:
+        return _Connection(self, upgrade_lock=self._upgrade_lock)
+
+
+@contextlib.contextmanager
+def connection() -> Iterator[Any]:
+    """A taskflow persistence connection on the shared database."""
+    engine = db_api.get_engine()
+    backend = _Backend({"connection": str(engine.url)}, engine=engine)
+    with contextlib.closing(backend.get_connection()) as conn:
+        yield backend, conn
+
+
+def _book(conn, op_occ_id: str, create: bool):
+    try:
+        return conn.get_logbook(op_occ_id)
+    except tf_exc.NotFound:
+        if not create:
+            return None
+    book = tf_models.LogBook(f"op-occ-{op_occ_id}", uuid=op_occ_id)
+    book.add(tf_models.FlowDetail(f"op-occ-{op_occ_id}", flow_id(op_occ_id)))
+    conn.save_logbook(book)
+    return conn.get_logbook(op_occ_id)
+
+
+def _load(run: steps.Run, backend, book, **options: Any):
+    flow_detail = book.find(flow_id(run.op_occ_id))
+    engine = taskflow.engines.load(
+        steps.build(run),
+        flow_detail=flow_detail,
+        book=book,
+        backend=backend,
+        engine="serial",
+        **options,
+    )
+    engine.compile()
+    engine.prepare()
+    return engine
+
+
+def _atom_states(engine) -> dict[str, str]:
+    names = list(steps.STEP_LABELS)
+    found = engine.storage.get_atoms_states(names)
+    return {name: found[name][0] for name in names}
+
+
+def failed_step(op_occ_id: str) -> str | None:
+    """The step (as the NFVO reads it) whose atom failed last, if any."""
+    with connection() as (_, conn):
+        book = _book(conn, op_occ_id, create=False)
+        if book is None:
+            return None
+        flow = book.find(flow_id(op_occ_id))
+        for atom in flow or []:
+            if atom.state in (states.FAILURE, states.REVERT_FAILURE):
+                return steps.STEP_LABELS.get(atom.name)
+    return None
+
+
+#: Atoms that act on the VNF (a hook or the infra driver).
+_ACTING = ("start_hook", "driver", "end_hook")
+
+
+def touched_vnf(op_occ_id: str) -> bool:
+    """Whether a hook or the driver of this op occ ever started: when not
+    (the op failed at its grant, or before its flow started, e.g. with no
+    VIM), a rollback has nothing to undo."""
+    with connection() as (_, conn):
+        book = _book(conn, op_occ_id, create=False)
+        if book is None:
+            return False
+        flow = book.find(flow_id(op_occ_id))
+        return any(
+            atom.name in _ACTING and atom.state != states.PENDING
+            for atom in flow or []
+        )
+
+
+def run_forward(run: steps.Run) -> None:
+    """Run the flow from its first unfinished atom.
+
+    Atoms that failed in an earlier run (or whose rollback failed) are
+    run again (SOL003 retry); atoms that finished are not. A task's
+    exception propagates after taskflow recorded it; nothing is reverted.
+    """
+    with connection() as (backend, conn):
+        book = _book(conn, run.op_occ_id, create=True)
+        engine = _load(run, backend, book, never_resolve=True)
+        for name, atom_state in _atom_states(engine).items():
+            if atom_state in (
+                states.FAILURE,
+                states.REVERTED,
+                states.REVERT_FAILURE,
+            ):
+                engine.storage.set_atom_state(name, states.PENDING)
+                engine.storage.set_atom_intention(name, states.EXECUTE)
+        if engine.storage.get_flow_state() == states.REVERTED:
+            engine.storage.set_flow_state(states.PENDING)
+        engine.run()
+
+
+def run_revert(run: steps.Run) -> bool:
+    """Revert, newest first, every atom that ran; False if none ever did.
+
+    A revert that failed before (REVERT_FAILURE) is attempted again.
+    """
+    with connection() as (backend, conn):
+        book = _book(conn, run.op_occ_id, create=False)
+        if book is None:
+            return False
+        engine = _load(run, backend, book)
+        atoms = _atom_states(engine)
+        if all(s in (states.PENDING, states.REVERTED) for s in atoms.values()):
+            return False
+        for name, atom_state in atoms.items():
+            if atom_state == states.REVERT_FAILURE:
+                engine.storage.set_atom_state(name, states.FAILURE)
+            engine.storage.set_atom_intention(name, states.REVERT)
+        try:
+            engine.run()
+        except Exception:
+            # After a complete revert taskflow re-raises the failure that
+            # started it; only a revert that failed is an error here.
+            if engine.storage.get_flow_state() != states.REVERTED:
+                raise
+        return True

@@ -1,0 +1,300 @@
+"""VNF snapshots on OpenStack: a Nova image of each VNFC's server; revert
+rebuilds each server from its image.
+
+createImage of a volume-backed server also makes Cinder snapshots, which
+Nova lists in the image's ``block_device_mapping`` and a rebuild uses;
+the VNFs of the bundled samples have no volumes. Image ids are persisted
+as they are requested, so a retry does not take a second image and a
+rollback deletes exactly the images taken. A revert cannot be undone (the
+disks are replaced); its rollback leaves the servers as they are.
+"""
+
+import datetime
+import time
+from collections.abc import Callable
+from typing import Any
+
+from oslo_config import cfg
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import errors, glance, nova
+from tacker_ng.objects import times, vnfc_info
+from tacker_ng.objects import vnf_snapshots as rules
+
+IMAGE_TYPE = "OS::Glance::Image"
+#: Glance statuses an image never leaves for ``active``.
+_DEAD = ("killed", "deleted", "pending_delete")
+
+
+class SnapshotFailed(errors.VimError):
+    message = "Snapshot image {image} of VNFC {vnfc}: {reason}"
+
+
+def _now() -> str:
+    return times.sol_time(datetime.datetime.now(datetime.UTC))
+
+
+def _poll(
+    check: Callable[[], str | None],
+    timeout: float,
+    interval: float,
+    task: base.LcmTask,
+    fail: Callable[[str], Exception],
+) -> None:
+    """Poll ``check`` (None: done; else what it still sees) until done;
+    ``fail(last seen)`` past ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = check()
+        if seen is None:
+            return
+        if time.monotonic() >= deadline:
+            raise fail(seen)
+        task.check_cancel()
+        time.sleep(interval)
+
+
+def create(
+    client: nova.Nova,
+    images: glance.Glance,
+    task: base.LcmTask,
+    vim_id: str,
+    conf: cfg.ConfigOpts,
+) -> base.LcmResult:
+    """Image every VNFC's server; wait until each image is active."""
+    info = task.instance.get("instantiatedVnfInfo") or {}
+    vnfcs = info.get("vnfcResourceInfo") or []
+    taken: dict[str, dict[str, Any]] = task.progress.setdefault(
+        "snapshot_images", {}
+    )
+    started = task.progress.setdefault("snapshot_started", _now())
+    info_id = task.request["vnfSnapshotInfoId"]
+    for vnfc in vnfcs:
+        if vnfc["id"] in taken:
+            continue
+        task.check_cancel()
+        at = _now()
+        image_id = client.create_image(
+            vnfc["computeResource"]["resourceId"],
+            f"vnf-{task.instance['id']}-{vnfc['id']}-{info_id[:8]}",
+            {"tacker_ng_vnf_snapshot_info_id": info_id},
+        )
+        taken[vnfc["id"]] = {"imageId": image_id, "startedAt": at}
+        task.save_progress()
+    timeout = float(conf.openstack.snapshot_timeout)
+    interval = conf.openstack.stack_poll_interval
+    for vnfc in vnfcs:
+        item = taken[vnfc["id"]]
+        if item.get("finishedAt"):
+            continue
+        _wait_active(
+            images, vnfc["id"], item["imageId"], timeout, interval, task
+        )
+        item["finishedAt"] = _now()
+        task.save_progress()
+    snapshots = [
+        {
+            "id": vnfc["id"],
+            "vnfcInstanceId": vnfc["id"],
+            "vnfcResourceInfoId": vnfc["id"],
+            "creationStartedAt": taken[vnfc["id"]]["startedAt"],
+            "creationFinishedAt": taken[vnfc["id"]]["finishedAt"],
+            "computeSnapshotResource": {
+                "vimConnectionId": vim_id,
+                "resourceId": taken[vnfc["id"]]["imageId"],
+                "vimLevelResourceType": IMAGE_TYPE,
+            },
+        }
+        for vnfc in vnfcs
+    ]
+    return base.LcmResult(
+        vnf_snapshot={
+            "vnfcSnapshots": snapshots,
+            "creationStartedAt": started,
+            "creationFinishedAt": _now(),
+        }
+    )
+
+
+def _wait_active(
+    images: glance.Glance,
+    vnfc_id: str,
+    image_id: str,
+    timeout: float,
+    interval: float,
+    task: base.LcmTask,
+) -> None:
+    def check() -> str | None:
+        image = images.image(image_id)
+        status = image["status"] if image else "gone"
+        if status == "active":
+            return None
+        if status in _DEAD or status == "gone":
+            raise SnapshotFailed(
+                image=image_id, vnfc=vnfc_id, reason=f"Glance says {status}"
+            )
+        return status
+
+    _poll(
+        check,
+        timeout,
+        interval,
+        task,
+        lambda seen: SnapshotFailed(
+            image=image_id,
+            vnfc=vnfc_id,
+            reason=f"still {seen} after {int(timeout)} s",
+        ),
+    )
+
+
+def undo_create(images: glance.Glance, task: base.LcmTask) -> base.LcmResult:
+    """Rollback of a failed snapshot: delete the images it took."""
+    for item in (task.progress.get("snapshot_images") or {}).values():
+        images.delete(item["imageId"])
+    return base.LcmResult()
+
+
+def delete(images: glance.Glance, vnf_snapshot: dict[str, Any]) -> None:
+    """Delete the images a VnfSnapshot holds (gone ones are skipped)."""
+    for item in vnf_snapshot.get("vnfcSnapshots") or []:
+        resource = item.get("computeSnapshotResource") or {}
+        if resource.get("vimLevelResourceType") == IMAGE_TYPE:
+            images.delete(resource["resourceId"])
+
+
+def _wanted_states(snapshot: dict[str, Any]) -> dict[str, str]:
+    info = snapshot["vnfInstance"].get("instantiatedVnfInfo") or {}
+    return {
+        v["id"]: v.get("vnfcState", vnfc_info.STARTED)
+        for v in info.get("vnfcInfo") or []
+    }
+
+
+def revert(
+    client: nova.Nova, task: base.LcmTask, conf: cfg.ConfigOpts
+) -> base.LcmResult:
+    """Rebuild every VNFC's server from its snapshot image, power it as
+    it was then, and answer instantiatedVnfInfo as of the snapshot."""
+    snapshot = task.vnf_snapshot or {}
+    info = task.instance.get("instantiatedVnfInfo") or {}
+    vnfcs = info.get("vnfcResourceInfo") or []
+    rebuilt: dict[str, str] = task.progress.setdefault("rebuilt", {})
+    # The status each server is to come back to from its rebuild.
+    settles: dict[str, str] = task.progress.setdefault("rebuild_settles", {})
+    for vnfc in vnfcs:
+        if vnfc["id"] in rebuilt:
+            continue
+        image_id = rules.image_of(snapshot, vnfc["id"])
+        if image_id is None:
+            raise errors.InvalidRequest(
+                reason=f"the snapshot has no image of VNFC {vnfc['id']}"
+            )
+        task.check_cancel()
+        server_id = vnfc["computeResource"]["resourceId"]
+        before = client.server(server_id)
+        client.rebuild(server_id, image_id)
+        rebuilt[vnfc["id"]] = image_id
+        settles[vnfc["id"]] = rebuild_settles_at(before)
+        task.save_progress()
+    timeout = float(conf.openstack.snapshot_timeout)
+    interval = conf.openstack.stack_poll_interval
+    states = _wanted_states(snapshot)
+    for vnfc in vnfcs:
+        server_id = vnfc["computeResource"]["resourceId"]
+        _wait_rebuilt(
+            client,
+            server_id,
+            rebuilt[vnfc["id"]],
+            settles.get(vnfc["id"]),
+            (timeout, interval),
+            task,
+        )
+        started = (
+            states.get(vnfc["id"], vnfc_info.STARTED) == vnfc_info.STARTED
+        )
+        client.set_power(server_id, started)
+        wanted = "ACTIVE" if started else "SHUTOFF"
+        _wait_status(client, server_id, wanted, timeout, interval, task)
+    return base.LcmResult(
+        instantiated_vnf_info=rules.restored_info(snapshot, info),
+        resource_changes={
+            "affectedVnfcs": [
+                {
+                    "id": v["id"],
+                    "vduId": v["vduId"],
+                    "changeType": "MODIFIED",
+                    "computeResource": v["computeResource"],
+                }
+                for v in vnfcs
+            ]
+        },
+    )
+
+
+def rebuild_settles_at(server: dict[str, Any] | None) -> str:
+    """The status Nova leaves a server in after a rebuild: a stopped
+    server is stopped again, any other (ACTIVE, ERROR) ends ACTIVE."""
+    if server is not None and server["status"] == "SHUTOFF":
+        return "SHUTOFF"
+    return "ACTIVE"
+
+
+def _wait_rebuilt(client, server_id, image_id, settles, timing, task):
+    """Wait for the end of a rebuild: the new image, no task, and the
+    status it settles at. Nova shows a stopped server ACTIVE with no task
+    for a moment after the spawn, then stops it again; only the status it
+    had before tells that moment from the end (``settles`` None: a
+    rebuild recorded before that status was, either status will do)."""
+    timeout, interval = timing
+    done = (settles,) if settles else ("ACTIVE", "SHUTOFF")
+
+    def check() -> str | None:
+        server = client.server(server_id)
+        if server is None or server["status"] == "ERROR":
+            raise errors.VimError(
+                reason=f"Nova rebuild of {server_id}: the server is "
+                f"{server['status'] if server else 'gone'}"
+            )
+        if (
+            server["status"] in done
+            and server["image"] == image_id
+            and server["task_state"] is None
+        ):
+            return None
+        return (
+            f"{server['status']} ({server['task_state']}) on image "
+            f"{server['image']}"
+        )
+
+    _poll(
+        check,
+        timeout,
+        interval,
+        task,
+        lambda seen: errors.VimError(
+            reason=f"Nova rebuild of {server_id} from {image_id}: still "
+            f"{seen} after {int(timeout)} s"
+        ),
+    )
+
+
+def _wait_status(client, server_id, status, timeout, interval, task):
+    def check() -> str | None:
+        server = client.server(server_id)
+        if server is None:
+            return "gone"
+        if server["status"] == status and server["task_state"] is None:
+            return None
+        return f"{server['status']} ({server['task_state']})"
+
+    _poll(
+        check,
+        timeout,
+        interval,
+        task,
+        lambda seen: errors.VimError(
+            reason=f"Server {server_id} did not become {status} within "
+            f"{int(timeout)} s (it is {seen})"
+        ),
+    )

@@ -1,0 +1,130 @@
+"""VNF snapshots (SOL003 5.5.2.21-5.5.2.23): the pure rules.
+
+The VnfSnapshot body is composed from the instance as it was and the
+VNFC snapshots the infra driver took; a revert is allowed only to a
+snapshot of the same instance, VNFD and VNFCs (tacker-ng reverts VNFC
+contents and the instance's information, it does not re-scale), and
+restores ``instantiatedVnfInfo`` as of the snapshot with the servers the
+VNFCs run on now.
+"""
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from tacker_ng import crypto
+from tacker_ng.objects import views
+
+#: Namespace of VnfSnapshot ids: uuid5(op occ id), so that a retried
+#: finish writes the same snapshot.
+_NAMESPACE = uuid.UUID("5b0c6d2e-7f7a-4c1e-9a54-1d3c0a3f9e21")
+
+
+def snapshot_id(op_occ_id: str) -> str:
+    """The id of the VnfSnapshot taken by ``op_occ_id``."""
+    return str(uuid.uuid5(_NAMESPACE, op_occ_id))
+
+
+def compose(
+    base: str,
+    instance: Mapping[str, Any],
+    op_occ_id: str,
+    taken: Mapping[str, Any],
+    request: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The VnfSnapshot of ``instance`` (a ``vnf_instances`` row; its
+    vimConnectionInfo stays sealed) from the driver's ``taken``
+    (vnfcSnapshots, creationStartedAt/FinishedAt)."""
+    vnf_instance = views.vnf_instance(base, instance)
+    vnf_instance.pop("_links", None)
+    if instance.get("vim_connection_info"):
+        vnf_instance["vimConnectionInfo"] = instance["vim_connection_info"]
+    body: dict[str, Any] = {
+        "id": snapshot_id(op_occ_id),
+        "vnfInstanceId": instance["id"],
+        "vnfdId": instance["vnfd_id"],
+        "vnfInstance": vnf_instance,
+        "vnfcSnapshots": list(taken.get("vnfcSnapshots") or []),
+    }
+    for key in ("creationStartedAt", "creationFinishedAt"):
+        if taken.get(key):
+            body[key] = taken[key]
+    if request.get("userDefinedData"):
+        body["userDefinedData"] = request["userDefinedData"]
+    return body
+
+
+def view(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A VnfSnapshotInfo (SOL003 5.5.2.22) from a ``vnf_snapshots`` row;
+    VIM credentials removed."""
+    href = f"{base}{views.LCM_PREFIX}/vnf_snapshots/{row['id']}"
+    body: dict[str, Any] = {"id": row["id"]}
+    if row.get("vnf_snapshot_pkg_id"):
+        body["vnfSnapshotPkgId"] = row["vnf_snapshot_pkg_id"]
+    links: dict[str, Any] = {"self": {"href": href}}
+    snapshot = row.get("vnf_snapshot")
+    if snapshot:
+        body["vnfSnapshot"] = crypto.mask(dict(snapshot))
+        instance_id = snapshot["vnfInstanceId"]
+        links["takenFrom"] = {
+            "href": f"{base}{views.LCM_PREFIX}/vnf_instances/{instance_id}"
+        }
+    body["_links"] = links
+    return body
+
+
+def vnfc_ids(info: Mapping[str, Any] | None) -> set[str]:
+    """Ids of the VNFCs in an instantiatedVnfInfo."""
+    return {v["id"] for v in (info or {}).get("vnfcResourceInfo") or []}
+
+
+def revert_conflict(
+    instance: Mapping[str, Any], snapshot: Mapping[str, Any] | None
+) -> str | None:
+    """Why ``instance`` (a row) cannot be reverted to ``snapshot`` (a
+    VnfSnapshot), or None when it can."""
+    if not snapshot:
+        return "it holds no snapshot yet (create_snapshot fills it)"
+    if snapshot["vnfInstanceId"] != instance["id"]:
+        return f"it was taken of VNF instance {snapshot['vnfInstanceId']}"
+    if snapshot["vnfdId"] != instance["vnfd_id"]:
+        return (
+            f"it was taken with VNFD {snapshot['vnfdId']}; the instance now "
+            f"uses {instance['vnfd_id']}"
+        )
+    then = vnfc_ids(snapshot["vnfInstance"].get("instantiatedVnfInfo"))
+    now = vnfc_ids(instance.get("instantiated_vnf_info"))
+    if then != now:
+        return (
+            "the VNF's VNFCs changed since (scaled or re-instantiated): "
+            f"{len(then)} then, {len(now)} now; a revert does not re-scale"
+        )
+    return None
+
+
+def restored_info(
+    snapshot: Mapping[str, Any], current: Mapping[str, Any]
+) -> dict[str, Any]:
+    """instantiatedVnfInfo as of ``snapshot``, each VNFC on the server it
+    runs on now (a heal since the snapshot replaced some servers; revert
+    rebuilt those from the snapshot's images)."""
+    info = dict(snapshot["vnfInstance"]["instantiatedVnfInfo"])
+    now = {v["id"]: v for v in current.get("vnfcResourceInfo") or []}
+    vnfcs = []
+    for then in info.get("vnfcResourceInfo") or []:
+        vnfc = dict(then)
+        if vnfc["id"] in now:
+            vnfc["computeResource"] = now[vnfc["id"]]["computeResource"]
+            if now[vnfc["id"]].get("zoneId"):
+                vnfc["zoneId"] = now[vnfc["id"]]["zoneId"]
+        vnfcs.append(vnfc)
+    info["vnfcResourceInfo"] = vnfcs
+    return info
+
+
+def image_of(snapshot: Mapping[str, Any], vnfc_id: str) -> str | None:
+    """The VIM image the snapshot holds for VNFC ``vnfc_id``."""
+    for item in snapshot.get("vnfcSnapshots") or []:
+        if item.get("vnfcResourceInfoId") == vnfc_id:
+            return item["computeSnapshotResource"]["resourceId"]
+    return None
