@@ -25,6 +25,14 @@ TABLES = {
     "compute_hosts",
     "host_allocations",
     "lease_events",
+    "pkgm_subscriptions",
+    "logbooks",
+    "flowdetails",
+    "atomdetails",
+    "vnfc_observed",
+    "vnf_convergence",
+    "vnf_alarms",
+    "fm_subscriptions",
 }
 
 

@@ -8,9 +8,23 @@ operation request:
 * ``fail_at``: operation name (``INSTANTIATE``, ...) or ``rollback`` or a
   hook name (``instantiate_start``) that fails;
 * ``fail_times``: how many runs fail before one succeeds (default: all);
-* ``fail_with``: ``bug`` raises a foreign exception (a bug of ours)
+* ``fail_with``: ``bug`` raises a foreign exception (a bug of ours),
+  ``unreachable`` a 504 "VIM unreachable" caused by a socket timeout,
   instead of a VIM error;
-* ``sleep``: seconds the driver works (checking for FORCEFUL cancel).
+* ``sleep``: seconds the driver works (checking for FORCEFUL cancel);
+* ``sleep_at``: where it sleeps instead: the operation name (the driver
+  step), ``rollback`` or a hook name (``heal_end``); by default the driver
+  step and the rollback;
+* ``sleep_times``: how many runs sleep there (default: all);
+* ``provide_vim``: ``{hook name: VimConnectionInfo}``: that hook returns
+  the VIM as provided by the VNF (what the k8s cluster MgmtDriver does);
+* ``withdraw_vim``: ``{hook name: vimId}``: that hook withdraws it.
+
+Before sleeping, the place is appended to ``progress["sleeping"]`` (what
+a test waits for before it kills the conductor); ``progress["driver_runs"]``
+counts the driver step's starts. The MgmtDriver appends a
+hook's name to ``progress["hooks"]`` when it starts and to
+``progress["hooks_done"]`` when it returns.
 
 The "VIM" is the instance's own ``instantiatedVnfInfo``: VNFCs come from
 the grant (zones included) and go with removeResources.
@@ -23,6 +37,8 @@ from typing import Any
 from tacker_ng import exceptions
 from tacker_ng.infra import base
 from tacker_ng.mgmt import base as mgmt_base
+from tacker_ng.objects import vnf_snapshots as snapshot_rules
+from tacker_ng.objects import vnfc_info
 
 VIM_TYPE = "TACKERNG.TEST.FAKE"
 
@@ -31,6 +47,12 @@ class FakeVimError(exceptions.TackerNgError):
     status = 500
     title = "VIM Error"
     message = "Simulated VIM failure during {where}."
+
+
+class FakeVimUnreachable(exceptions.TackerNgError):
+    status = 504
+    title = "VIM unreachable"
+    message = "VIM unreachable during {where}: no answer in time."
 
 
 def _fake(task: base.LcmTask) -> dict[str, Any]:
@@ -48,11 +70,28 @@ def maybe_fail(task: base.LcmTask, where: str) -> None:
         task.save_progress()
         if params.get("fail_with") == "bug":
             raise KeyError(f"internal-secret-{where}")
+        if params.get("fail_with") == "unreachable":
+            try:
+                raise TimeoutError("timed out")
+            except TimeoutError as exc:
+                raise FakeVimUnreachable(where=where) from exc
         raise FakeVimError(where=where)
 
 
-def _work(task: base.LcmTask) -> None:
-    seconds = float(_fake(task).get("sleep", 0))
+def _work(task: base.LcmTask, where: str, default: bool = True) -> None:
+    """Sleep ``sleep`` seconds if this is where the request says."""
+    params = _fake(task)
+    seconds = float(params.get("sleep", 0))
+    at = params.get("sleep_at", where if default else None)
+    if seconds <= 0 or at != where:
+        return
+    key = f"sleeps:{where}"
+    done = task.progress.get(key, 0)
+    if done >= params.get("sleep_times", 10**9):
+        return
+    task.progress[key] = done + 1
+    task.progress.setdefault("sleeping", []).append(where)
+    task.save_progress()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         task.check_cancel()
@@ -139,7 +178,9 @@ class FakeInfraDriver(base.InfraDriver):
         )
 
     def _run(self, task: base.LcmTask) -> None:
-        _work(task)
+        task.progress["driver_runs"] = task.progress.get("driver_runs", 0) + 1
+        task.save_progress()
+        _work(task, str(task.operation))
         maybe_fail(task, str(task.operation))
 
     def instantiate(self, task):
@@ -206,8 +247,63 @@ class FakeInfraDriver(base.InfraDriver):
             modified=self._vnfcs(task, info),
         )
 
+    def operate(self, task):
+        """Record the requested VNFC state (no VIM behind it)."""
+        self._run(task)
+        info = self._info(task)
+        chosen = vnfc_info.targets(info, task.request.get("vnfcInstanceId"))
+        state = task.request["changeStateTo"]
+        info = vnfc_info.with_vnfc_info(
+            info, info, {v["id"]: state for v in chosen}
+        )
+        return base.LcmResult(
+            instantiated_vnf_info=info,
+            resource_changes=self._changes(modified=chosen),
+        )
+
+    def create_snapshot(self, task):
+        """An image id per VNFC (no VIM behind it)."""
+        self._run(task)
+        info = self._info(task)
+        vim_id = sorted(task.instance.get("vimConnectionInfo") or {"vim": 0})
+        return base.LcmResult(
+            vnf_snapshot={
+                "vnfcSnapshots": [
+                    {
+                        "id": v["id"],
+                        "vnfcInstanceId": v["id"],
+                        "vnfcResourceInfoId": v["id"],
+                        "creationStartedAt": "2026-01-01T00:00:00Z",
+                        "creationFinishedAt": "2026-01-01T00:00:01Z",
+                        "computeSnapshotResource": {
+                            "vimConnectionId": vim_id[0],
+                            "resourceId": f"fake-image-{uuid.uuid4()}",
+                            "vimLevelResourceType": "fake.image",
+                        },
+                    }
+                    for v in self._vnfcs(task, info)
+                ],
+                "creationStartedAt": "2026-01-01T00:00:00Z",
+                "creationFinishedAt": "2026-01-01T00:00:01Z",
+            }
+        )
+
+    def revert_to_snapshot(self, task):
+        """The snapshot's info on the current servers."""
+        self._run(task)
+        info = self._info(task)
+        return base.LcmResult(
+            instantiated_vnf_info=snapshot_rules.restored_info(
+                task.vnf_snapshot, info
+            ),
+            resource_changes=self._changes(modified=self._vnfcs(task, info)),
+        )
+
+    def delete_snapshot(self, vim, vnf_snapshot):
+        """Nothing to delete (the images are only ids)."""
+
     def rollback(self, task):
-        _work(task)
+        _work(task, "rollback")
         maybe_fail(task, "rollback")
         task.progress["rolled_back"] = True
         task.save_progress()
@@ -218,9 +314,24 @@ class FakeInfraDriver(base.InfraDriver):
 
 
 class FakeMgmtDriver(mgmt_base.MgmtDriver):
-    """Records every hook it runs in the op occ's progress."""
+    """Records every hook it starts and finishes in the op occ's progress."""
 
-    def run_hook(self, hook, task, artifact) -> None:
+    def run_hook(self, hook, task, artifact) -> mgmt_base.HookResult:
         task.progress.setdefault("hooks", []).append(hook)
+        # How many VNFCs the hook sees (an end hook: the driver's result).
+        info = task.instance.get("instantiatedVnfInfo") or {}
+        task.progress.setdefault("hook_vnfcs", []).append(
+            len(info.get("vnfcResourceInfo") or [])
+        )
         task.save_progress()
+        _work(task, hook, default=False)
         maybe_fail(task, hook)
+        task.progress.setdefault("hooks_done", []).append(hook)
+        task.save_progress()
+        params = _fake(task)
+        provided = (params.get("provide_vim") or {}).get(hook)
+        withdrawn = (params.get("withdraw_vim") or {}).get(hook)
+        return mgmt_base.HookResult(
+            provided_vims={provided["vimId"]: provided} if provided else {},
+            withdrawn_vims=[withdrawn] if withdrawn else [],
+        )

@@ -36,8 +36,11 @@ class DeadlockInjector:
     def __init__(self, engine: sa.engine.Engine, url: str) -> None:
         self.engine = engine
         self.backend = engine.dialect.name
-        self.rival_engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-        self.monitor_engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+        # One pooled connection each: injections run one at a time, and a
+        # new connection per injection only made every write slower.
+        one = {"pool_size": 1, "max_overflow": 0}
+        self.rival_engine = sa.create_engine(url, **one)
+        self.monitor_engine = sa.create_engine(url, **one)
         self.armed = False
         #: Statements that lost their deadlock, in order.
         self.victims: list[str] = []

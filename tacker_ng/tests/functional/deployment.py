@@ -98,9 +98,35 @@ class Deployment:
     state_path: Path
     sql_url: str
     conf_path: str
+    #: Every process started, stopped when the deployment ends.
+    started: list[procs.Process] = dataclasses.field(default_factory=list)
 
     def client(self) -> SolClient:
         return SolClient(self.url, self.auth)
+
+    def revive_conductors(self) -> list[str]:
+        """Start again the conductors that died (a test killed them) and
+        wait until they serve; returns their names."""
+        dead = [
+            host
+            for host, proc in self.conductors.items()
+            if proc.popen.poll() is not None
+        ]
+        for host in dead:
+            old = self.conductors[host]
+            lives = sum(p.name == host for p in self.started)
+            proc = old.respawn(str(self.state_path / f"{host}.{lives}.log"))
+            self.started.append(proc)
+            self.conductors[host] = proc
+            # Its heartbeat row may still say online from before the
+            # kill: wait for this process' own start-up line instead.
+            procs.wait_for(
+                lambda p=proc: "serving topic" in p.log_text(),
+                60,
+                f"{host} to serve again",
+            )
+            proc.assert_running()
+        return dead
 
 
 def wait_serving(
@@ -228,4 +254,5 @@ def deploy(
             state_path=tmp_path,
             sql_url=sql_url,
             conf_path=common,
+            started=started,
         )

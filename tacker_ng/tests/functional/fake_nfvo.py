@@ -6,10 +6,13 @@ grant, ``async`` 202 + Location then 202 once more on the first GET and
 200 with the grant after, ``reject`` 403 ProblemDetails. Every grant
 request it receives is validated against the SOL003 Grant OpenAPI and
 kept. Grants are made by tacker-ng's own local-NFVO logic so that zones
-honour the placement constraints.
+honour the placement constraints. :meth:`FakeNfvo.hold_next` makes it a
+slow NFVO: the next grant request for an instance gets no answer (a
+conductor waits in its grant step) until the NFVO is released.
 """
 
 import base64
+import contextlib
 import json
 import threading
 import uuid
@@ -35,6 +38,8 @@ class FakeNfvo:
         self.invalid: list[str] = []
         self._pending: dict[str, dict] = {}
         self._polls: dict[str, int] = {}
+        self._hold: set[str] = set()
+        self._released = threading.Event()
         nfvo = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -89,6 +94,13 @@ class FakeNfvo:
                 except AssertionError as exc:
                     nfvo.invalid.append(str(exc))
                 nfvo.requests.append(request)
+                if request.get("vnfInstanceId") in nfvo._hold:
+                    nfvo._hold.discard(request["vnfInstanceId"])
+                    nfvo._released.wait(120)
+                    # The conductor that asked is usually dead by now.
+                    with contextlib.suppress(OSError):
+                        self._send(503)
+                    return
                 if nfvo.mode == "reject":
                     self._send(
                         403,
@@ -130,10 +142,20 @@ class FakeNfvo:
             target=self.server.serve_forever, daemon=True
         )
 
+    def hold_next(self, instance_id: str) -> None:
+        """Leave the next grant request for ``instance_id`` unanswered
+        (until the NFVO shuts down); later ones are answered."""
+        self._hold.add(instance_id)
+
+    def grant_requests(self, op_occ_id: str) -> list[dict]:
+        """The grant requests received for ``op_occ_id``."""
+        return [r for r in self.requests if r["vnfLcmOpOccId"] == op_occ_id]
+
     def __enter__(self) -> "FakeNfvo":
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        self._released.set()
         self.server.shutdown()
         self.server.server_close()

@@ -25,6 +25,48 @@ def fake_vim(zones=ZONES) -> dict:
     }
 
 
+def create_instance(dep, client) -> str:
+    """A VNF instance of the onboarded sample package on the fake VIM."""
+    resp = client.post(
+        "/vnflcm/v2/vnf_instances",
+        {
+            "vnfdId": dep.package["vnfd_id"],
+            "vimConnectionInfo": fake_vim(),
+        },
+    )
+    assert resp.status_code == 201, resp.text
+    return resp.json()["id"]
+
+
+def subscribe(client, receiver) -> None:
+    """Subscribe ``receiver`` (user nfvo, password cb-pass) to every LCM
+    notification."""
+    resp = client.post(
+        "/vnflcm/v2/subscriptions",
+        {
+            "callbackUri": receiver.url,
+            "authentication": {
+                "authType": ["BASIC"],
+                "paramsBasic": {"userName": "nfvo", "password": "cb-pass"},
+            },
+        },
+    )
+    assert resp.status_code == 201, resp.text
+
+
+def remote_nfvo(nfvo) -> dict:
+    """``[nfvo]`` options for a :class:`.fake_nfvo.FakeNfvo` made with
+    client ``vnfm`` / secret ``s3cret``."""
+    return {
+        "mode": "remote",
+        "endpoint": nfvo.url,
+        "auth_type": "oauth2_client_credentials",
+        "client_id": "vnfm",
+        "client_secret": "s3cret",
+        "token_endpoint": f"{nfvo.url}/token",
+    }
+
+
 @contextlib.contextmanager
 def lcm_deployment(tmp_path, backend, **kwargs):
     """A deployment on ``backend`` with the sample package onboarded."""

@@ -48,6 +48,8 @@ class Process:
         env: dict[str, str] | None = None,
     ) -> None:
         self.name = name
+        self.argv = argv
+        self.env = env
         self.log_path = log_path
         self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.popen = subprocess.Popen(
@@ -57,6 +59,12 @@ class Process:
             env=env,
             start_new_session=True,
         )
+
+    def respawn(self, log_path: str) -> "Process":
+        """The same command started again (this one must have ended),
+        logging to ``log_path``."""
+        self.stop()
+        return Process(self.name, self.argv, log_path, env=self.env)
 
     def log_tail(self, lines: int = 40) -> str:
         with open(self.log_path, errors="replace") as f:

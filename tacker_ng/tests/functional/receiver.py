@@ -9,6 +9,7 @@ accepted, in arrival order.
 import base64
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -92,3 +93,29 @@ class Receiver:
 
     def states(self, op_occ_id: str) -> list[str]:
         return [n["operationState"] for n in self.for_op_occ(op_occ_id)]
+
+    def settled_states(
+        self,
+        op_occ_id: str,
+        final: str = "COMPLETED",
+        timeout: float = 20,
+        redelivered: bool = False,
+    ) -> list[str]:
+        """The op occ's notified states once ``final`` arrived and one
+        more second passed (a duplicate would arrive in it).
+
+        ``redelivered``: count a notification delivered again (same
+        ``id``) once: a conductor killed after its POST and before it
+        recorded the delivery leaves it to be sent again (at least once;
+        the NFVO recognises it by its id)."""
+        deadline = time.monotonic() + timeout
+        while self.states(op_occ_id)[-1:] != [final]:
+            assert time.monotonic() < deadline, self.states(op_occ_id)
+            time.sleep(0.1)
+        time.sleep(1)
+        if not redelivered:
+            return self.states(op_occ_id)
+        seen: dict[str, str] = {}
+        for n in self.for_op_occ(op_occ_id):
+            seen.setdefault(n["id"], n["operationState"])
+        return list(seen.values())

@@ -19,12 +19,7 @@ def env(tmp_path_factory):
     with FakeNfvo("vnfm", "s3cret", ["zone-a", "zone-b", "zone-c"]) as nfvo:
         extra = {
             "nfvo": {
-                "mode": "remote",
-                "endpoint": nfvo.url,
-                "auth_type": "oauth2_client_credentials",
-                "client_id": "vnfm",
-                "client_secret": "s3cret",
-                "token_endpoint": f"{nfvo.url}/token",
+                **lcm_fixtures.remote_nfvo(nfvo),
                 "grant_poll_timeout": 30,
             },
             "placement": {"fallback_best_effort": True},

@@ -26,6 +26,7 @@ import requests
 from tacker_ng.tests import lcm_packages
 from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional import processes as procs
+from tacker_ng.tests.functional.receiver import Receiver
 from tacker_ng.tests.unit.packages import helpers
 from tacker_ng.tests.unit.vnfpkgm import malicious
 
@@ -374,3 +375,95 @@ def test_frozen_conductors_never_leave_a_package_stuck(env):
     assert resp.status_code == 204
     again = lcm_fixtures.onboard_via_api(env, minimal(str(uuid.uuid4())))
     assert again["onboardingState"] == "ONBOARDED"
+
+
+def _wait_notifications(receiver, count: int, timeout: float = 60) -> list:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with receiver._lock:
+            got = list(receiver.notifications)
+        if len(got) >= count:
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"{count} notifications expected, got {got}")
+
+
+def test_package_subscription_hears_onboarding_change_and_deletion(env):
+    """An NFVO subscribes under /vnfpkgm/v2 (SOL013 URI, Version header)
+    with basic auth; the conductors deliver VnfPackageOnboardingNotification
+    and VnfPackageChangeNotification (OP_STATE_CHANGE, PKG_DELETE) to a
+    real HTTP receiver, in order, retrying one refused delivery."""
+    v2 = {**env.auth, "Version": "2.1.0"}
+    subs = f"{env.url}/vnfpkgm/v2/subscriptions"
+    with Receiver("nfvo", "pkgm-pass") as receiver:
+        vnfd_id = str(uuid.uuid4())
+        resp = requests.post(
+            subs,
+            json={
+                "callbackUri": receiver.url,
+                "filter": {"vnfdId": [vnfd_id]},
+                "authentication": {
+                    "authType": ["BASIC"],
+                    "paramsBasic": {
+                        "userName": "nfvo",
+                        "password": "pkgm-pass",
+                    },
+                },
+            },
+            headers=v2,
+            timeout=30,
+        )
+        assert resp.status_code == 201, resp.text
+        sub = resp.json()
+        assert "pkgm-pass" not in resp.text
+        receiver.fail_next = 1
+        created = requests.post(
+            f"{env.url}/vnfpkgm/v2/vnf_packages",
+            json={},
+            headers=v2,
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        pkg_id = created.json()["id"]
+        put = requests.put(
+            f"{env.url}/vnfpkgm/v2/vnf_packages/{pkg_id}/package_content",
+            data=minimal(vnfd_id),
+            headers={**v2, "Content-Type": "application/zip"},
+            timeout=60,
+        )
+        assert put.status_code == 202, put.text
+        assert "Content-Type" not in put.headers
+        pkg = lcm_fixtures.wait_onboarding(env, pkg_id)
+        assert pkg["onboardingState"] == "ONBOARDED", pkg
+        first = _wait_notifications(receiver, 1)[0]
+        assert receiver.rejected == 1
+        assert first["notificationType"] == "VnfPackageOnboardingNotification"
+        assert (first["vnfPkgId"], first["vnfdId"]) == (pkg_id, vnfd_id)
+        assert first["subscriptionId"] == sub["id"]
+        patched = requests.patch(
+            f"{env.url}/vnfpkgm/v2/vnf_packages/{pkg_id}",
+            json={"operationalState": "DISABLED"},
+            headers={**v2, "Content-Type": "application/merge-patch+json"},
+            timeout=30,
+        )
+        assert patched.status_code == 200, patched.text
+        deleted = requests.delete(
+            f"{env.url}/vnfpkgm/v2/vnf_packages/{pkg_id}",
+            headers=v2,
+            timeout=30,
+        )
+        assert deleted.status_code == 204, deleted.text
+        got = _wait_notifications(receiver, 3)
+        assert [(n["notificationType"], n.get("changeType")) for n in got] == [
+            ("VnfPackageOnboardingNotification", None),
+            ("VnfPackageChangeNotification", "OP_STATE_CHANGE"),
+            ("VnfPackageChangeNotification", "PKG_DELETE"),
+        ]
+        assert got[1]["operationalState"] == "DISABLED"
+        # Another package's events do not reach this subscription.
+        other = lcm_fixtures.onboard_via_api(env, minimal(str(uuid.uuid4())))
+        assert other["onboardingState"] == "ONBOARDED"
+        time.sleep(2)
+        assert len(receiver.notifications) == 3
+        gone = requests.delete(f"{subs}/{sub['id']}", headers=v2, timeout=30)
+        assert gone.status_code == 204

@@ -26,7 +26,7 @@ def test_pinnable_releases_are_the_released_ones():
 
 
 def test_cap_follows_the_pin(conf):
-    assert rm.version_cap(rm.CONDUCTOR, conf) == "1.2"
+    assert rm.version_cap(rm.CONDUCTOR, conf) == "1.3"
     conf.set_override("pin_release_version", "2026.1")
     assert (
         rm.version_cap(rm.CONDUCTOR, conf)
@@ -37,10 +37,10 @@ def test_cap_follows_the_pin(conf):
 @pytest.mark.parametrize(
     ("fleet", "pin", "code"),
     [
-        ({"c1": "1.2", "c2": "1.2"}, None, Code.SUCCESS),
+        ({"c1": "1.3", "c2": "1.3"}, None, Code.SUCCESS),
         ({}, None, Code.SUCCESS),
-        ({"c1": "1.2", "c2": "1.1"}, None, Code.FAILURE),
-        ({"c1": "1.2"}, "2026.1", Code.WARNING),
+        ({"c1": "1.3", "c2": "1.1"}, None, Code.FAILURE),
+        ({"c1": "1.3"}, "2026.1", Code.WARNING),
     ],
 )
 def test_upgrade_check_compares_fleet_and_pin(conf, fleet, pin, code):

@@ -100,7 +100,13 @@ def test_lcm_story_survives_a_deadlock_in_every_writer(env):
     injector.armed = True
     conductor.start()
     try:
-        lcm = Lcm(webtest.TestApp(api_app.build_wsgi_app(conf)), package)
+        # Each op runs ~45 write transactions and every one of them loses
+        # a real deadlock, one at a time (~45 ms each on an idle machine,
+        # ten times that beside the minicloud half of CI): the default
+        # 15 s hang detector was too short once on a loaded CI run.
+        lcm = Lcm(
+            webtest.TestApp(api_app.build_wsgi_app(conf)), package, timeout=180
+        )
         sub = lcm.app.post_json(
             "/vnflcm/v2/subscriptions",
             {"callbackUri": nfvo.url},

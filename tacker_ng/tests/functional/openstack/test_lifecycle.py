@@ -53,6 +53,46 @@ def stack_vnfcs(cloud, vnf) -> set[str]:
     }
 
 
+def _power(cloud, vnf) -> dict[str, str]:
+    nova = cloud.nova(admin=True)
+    return {
+        name: nova.servers.get(v["computeResource"]["resourceId"]).status
+        for name, v in vnf.vnfcs().items()
+    }
+
+
+def test_operate_stops_and_starts_servers_in_nova(cloud, vnf):
+    """Operate STOPPED on one VNFC: Nova's server is SHUTOFF, the others
+    stay ACTIVE; a failed-then-rolled-back stop starts it again; STARTED
+    with no vnfcInstanceId starts every VNFC."""
+    target = vnf.vnfcs()["VDU1-0"]
+    result = vnf.run(
+        Op.OPERATE,
+        {
+            "changeStateTo": "STOPPED",
+            "vnfcInstanceId": [target["id"]],
+            "stopType": "GRACEFUL",
+            "gracefulStopTimeout": 60,
+        },
+    )
+    power = _power(cloud, vnf)
+    assert power["VDU1-0"] == "SHUTOFF"
+    assert {s for n, s in power.items() if n != "VDU1-0"} == {"ACTIVE"}
+    assert [a["id"] for a in result.resource_changes["affectedVnfcs"]] == [
+        target["id"]
+    ]
+    assert vnf.last["progress"]["power_before"] == {target["id"]: "ACTIVE"}
+    # A rollback puts back exactly what the operate changed.
+    vnf.rollback()
+    assert set(_power(cloud, vnf).values()) == {"ACTIVE"}
+    vnf.run(Op.OPERATE, {"changeStateTo": "STOPPED"})
+    assert set(_power(cloud, vnf).values()) == {"SHUTOFF"}
+    assert vnf.instance["instantiatedVnfInfo"]["vnfState"] == "STOPPED"
+    vnf.run(Op.OPERATE, {"changeStateTo": "STARTED"})
+    assert set(_power(cloud, vnf).values()) == {"ACTIVE"}
+    assert vnf.instance["instantiatedVnfInfo"]["vnfState"] == "STARTED"
+
+
 def test_scale_to_level_up_and_down(cloud, vnf):
     """Level 2 adds VDU1-2/3 (with VDU1, AZ-1) and VDU2-2/3 (AZ-4, AZ-5:
     anti-affinity); level 1 removes exactly those again."""

@@ -13,7 +13,7 @@ import dataclasses
 import os
 import subprocess
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import requests
@@ -117,17 +117,6 @@ def _catalog(cloud, url: str) -> tuple[str, str]:
     return svc.id, ep.id
 
 
-def _grant_service_user(cloud) -> None:
-    """The reservation service's user needs a role in projects whose
-    reservations have server groups (they are made in that project)."""
-    identity = cloud.sdk(admin=True).identity
-    user = identity.find_user(cloud.admin_auth["username"])
-    project = identity.get_project(cloud.project_id)
-    identity.assign_project_role_to_user(
-        project, user, identity.find_role("member")
-    )
-
-
 def _outsider(cloud, run_id: str) -> dict[str, str]:
     """A project with no reservation, and a member user in it."""
     identity = cloud.sdk(admin=True).identity
@@ -150,8 +139,11 @@ def _outsider(cloud, run_id: str) -> dict[str, str]:
     }
 
 
-def deploy(cloud, tmp: Path, sql_url: str) -> Iterator[Deployment]:
-    """Start everything; stop and clean up afterwards."""
+def deploy(
+    cloud, tmp: Path, sql_url: str, freepool: Sequence[str] = FREEPOOL
+) -> Iterator[Deployment]:
+    """Start everything (``freepool``: the hosts registered); stop and
+    clean up afterwards."""
     run_id = uuid.uuid4().hex[:8]
     port = services.free_port()
     url = f"http://127.0.0.1:{port}"
@@ -244,11 +236,11 @@ def deploy(cloud, tmp: Path, sql_url: str) -> Iterator[Deployment]:
         started.append(api)
         procs.wait_http(f"{url}/", api)
         service_id, _ = _catalog(cloud, url)
-        _grant_service_user(cloud)
+        cloud.grant_admin_member_role()
         dep = Deployment(
             cloud, url, sql_url, conductors, _outsider(cloud, run_id), tmp
         )
-        for name in FREEPOOL:
+        for name in freepool:
             resp = dep.call(
                 "POST", "/os-hosts", admin=True, json={"name": name}
             )

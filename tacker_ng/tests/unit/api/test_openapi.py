@@ -71,7 +71,13 @@ def test_documented_methods_are_the_routed_ones(api, path):
     ]
     if not missing:
         pytest.fail(f"{path}: every method documented; test cannot check it")
-    headers = {"Version": "2.0.0"} if path.startswith("/vnflcm") else {}
+    headers = {}
+    if path.startswith("/vnflcm"):
+        headers = {"Version": "2.0.0"}
+    elif path.startswith("/vnfpkgm"):
+        headers = {"Version": "2.1.0"}
+    elif path.startswith("/vnffm"):
+        headers = {"Version": "1.3.0"}
     resp = api.request(
         _concrete(path),
         method=missing[0],

@@ -242,6 +242,24 @@ def test_parse_list_query(conf):
     assert query.includes("metadata") and not query.includes("extensions")
 
 
+def test_filter_terms_separated_by_a_bare_semicolon(conf):
+    """SOL013 separates a filter's terms with ';', which clients rarely
+    percent-encode; WebOb's own query parsing splits on it."""
+    request = webob.Request.blank(
+        "/vnflcm/v2/vnf_instances?filter=(eq,vnfdId,x);(neq,vnfProvider,y)"
+        "&fields=metadata"
+    )
+    query = listing.parse_list_query(request, listing.VNF_INSTANCES, conf)
+    assert str(query.filter) == "(eq,vnfdId,x);(neq,vnfProvider,y)"
+    assert query.includes("metadata")
+
+
+def test_query_string_not_utf8_is_400(conf):
+    request = webob.Request.blank("/vnflcm/v2/vnf_instances?filter=%FF")
+    with pytest.raises(exceptions.BadRequest, match="not valid UTF-8"):
+        listing.parse_list_query(request, listing.VNF_INSTANCES, conf)
+
+
 def test_parse_list_query_defaults(conf):
     conf.set_override("max_page_size", 7, group="api")
     request = webob.Request.blank("/vnflcm/v2/subscriptions?all_fields")

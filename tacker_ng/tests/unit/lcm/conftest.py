@@ -59,9 +59,12 @@ def lcm(conf, db, test_drivers, tmp_path):
 class Lcm:
     """Helpers for driving the LCM API in tests."""
 
-    def __init__(self, app, package) -> None:
+    def __init__(self, app, package, timeout: float = 15) -> None:
         self.app = app
         self.package = package
+        #: Seconds an op may take to reach its final state: a hang
+        #: detector, not a speed requirement.
+        self.timeout = timeout
 
     def create(self, **extra) -> dict:
         body = {
@@ -89,8 +92,8 @@ class Lcm:
             f"/vnflcm/v2/vnf_lcm_op_occs/{occ_id}", headers=V
         ).json
 
-    def wait(self, occ_id, states, timeout=15) -> dict:
-        deadline = time.monotonic() + timeout
+    def wait(self, occ_id, states, timeout=None) -> dict:
+        deadline = time.monotonic() + (timeout or self.timeout)
         occ = None
         while time.monotonic() < deadline:
             occ = self.occ(occ_id)

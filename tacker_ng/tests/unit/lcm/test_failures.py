@@ -121,6 +121,35 @@ def test_rollback_of_instantiate(lcm):
     lcm.run(inst["id"], "instantiate", {"flavourId": "simple"})
 
 
+def test_rollback_of_an_instantiate_that_touched_no_vim(lcm):
+    """No VIM at all: the op fails before the infra driver, so rolling it
+    back has nothing to undo and ends ROLLED_BACK (it used to fail again
+    with the same error, leaving only ``fail``)."""
+    inst = lcm.app.post_json(
+        "/vnflcm/v2/vnf_instances",
+        {"vnfdId": lcm.package["vnfd_id"]},
+        headers=V,
+    ).json
+    resp = lcm.task(inst["id"], "instantiate", {"flavourId": "simple"})
+    occ_id = _occ_id(resp)
+    failed = lcm.wait(occ_id, ("FAILED_TEMP",))
+    assert "no vimConnectionInfo" in failed["error"]["detail"]
+    _post(lcm, occ_id, "rollback")
+    occ = lcm.wait(occ_id, ("ROLLED_BACK", "FAILED_TEMP"))
+    assert occ["operationState"] == "ROLLED_BACK", occ.get("error")
+    assert not _progress(occ_id).get("driver")
+    assert lcm.instance(inst["id"])["instantiationState"] == (
+        "NOT_INSTANTIATED"
+    )
+
+
+def test_accepted_responses_have_no_html_content_type(lcm):
+    inst = lcm.create()
+    resp = lcm.task(inst["id"], "instantiate", {"flavourId": "simple"})
+    assert resp.body == b""
+    assert "html" not in resp.headers.get("Content-Type", "")
+
+
 def test_rollback_failure_returns_to_failed_temp(lcm):
     inst = lcm.create()
     resp = lcm.task(

@@ -288,3 +288,16 @@ def test_disabled_package_blocks_only_new_instantiations(lcm):
         expect_errors=True,
     )
     assert resp.status_int == 422
+
+
+def test_op_occ_list_filter_with_two_terms(lcm):
+    """Both terms apply when ';' is sent as is (it once dropped the
+    second term: the INSTANTIATE op occ was listed too)."""
+    inst_id = _instantiated(lcm)
+    lcm.run(inst_id, "heal", {})
+    occs = lcm.app.get(
+        "/vnflcm/v2/vnf_lcm_op_occs?filter="
+        f"(eq,vnfInstanceId,{inst_id});(eq,operation,HEAL)",
+        headers=V,
+    ).json
+    assert [o["operation"] for o in occs] == ["HEAL"]

@@ -292,9 +292,12 @@ def test_k8s_cluster_vdus(onboard):
     assert worker.aspect_deltas == {"worker_instance": {"delta_1": 1}}
     assert flavour.vdu_instance_count("masterNode") == 1
     assert flavour.vdu_instance_count("workerNode") == 2
-    assert (
-        flavour.vdu_instance_count("masterNode", "instantiation_level_2") == 3
-    )
+    for level, masters, workers in (
+        ("instantiation_level_2", 3, 3),
+        ("instantiation_level_3", 3, 2),
+    ):
+        assert flavour.vdu_instance_count("masterNode", level) == masters
+        assert flavour.vdu_instance_count("workerNode", level) == workers
     assert flavour.scaling_aspects["worker_instance"].max_scale_level == 3
     assert flavour.substitution_requirements == {
         "virtual_link_external": ("masterNode_CP1", "virtual_link")

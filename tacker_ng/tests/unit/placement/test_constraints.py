@@ -114,3 +114,91 @@ def test_non_zone_scopes_do_not_constrain_zones():
 def test_zone_preference_order_is_respected(zones):
     got = pc.assign_zones(["x"], [], list(zones))
     assert got["x"] == zones[0]
+
+
+# -- a reservation's slots per zone (capacity) ------------------------------
+
+SAMPLE = [
+    con("AFFINITY", ["vdu1-0"]),
+    con("ANTI_AFFINITY", ["vdu2-0", "vdu2-1"]),
+]
+
+
+def test_capacity_one_slot_per_zone_spreads_the_stock_sample():
+    """The demo's lease (one host per zone): first-fit put vdu1-0 and
+    vdu2-0 in az-1, which has room for one."""
+    ids = ["vdu1-0", "vdu2-0", "vdu2-1"]
+    got = pc.assign_zones(ids, SAMPLE, ZONES, {}, dict.fromkeys(ZONES, 1))
+    assert sorted(got.values()) == ZONES
+    # Without capacity, first-fit is kept (the preferred zone first).
+    assert pc.assign_zones(ids, SAMPLE, ZONES)["vdu2-0"] == "az-1"
+
+
+def test_capacity_places_the_bigger_affinity_group_first():
+    ids = ["a1", "a2", "b1"]
+    constraints = [con("AFFINITY", ["a1", "a2"])]
+    got = pc.assign_zones(ids, constraints, ZONES, {}, {"az-1": 1, "az-2": 2})
+    assert got == {"a1": "az-2", "a2": "az-2", "b1": "az-1"}
+
+
+def test_capacity_backtracks_over_anti_affinity():
+    ids = ["a", "b", "c"]
+    constraints = [con("ANTI_AFFINITY", ["a", "b"])]
+    capacity = {"az-1": 2, "az-2": 1}
+    got = pc.assign_zones(ids, constraints, ZONES, {}, capacity)
+    assert got["a"] != got["b"]
+    assert sum(1 for z in got.values() if z == "az-2") <= 1
+
+
+def test_capacity_too_small_says_how_many_slots():
+    with pytest.raises(pc.CannotPlace) as exc:
+        pc.assign_zones(["a", "b", "c"], [], ZONES, {}, {"az-1": 1, "az-2": 1})
+    assert "2 free instance slot(s) (az-1: 1, az-2: 1, az-3: 0)" in str(
+        exc.value
+    )
+    assert "3 new VNFC(s)" in str(exc.value)
+
+
+def test_capacity_enough_slots_but_not_under_the_rules():
+    """Two anti-affine VNFCs and slots in one zone only."""
+    ids = ["a", "b"]
+    with pytest.raises(pc.CannotPlace) as exc:
+        pc.assign_zones(
+            ids, [con("ANTI_AFFINITY", ids)], ZONES, {}, {"az-1": 2}
+        )
+    assert "cannot hold the 2 new VNFC(s)" in str(exc.value)
+    # fallbackBestEffort lets them share the zone.
+    got = pc.assign_zones(
+        ids,
+        [con("ANTI_AFFINITY", ids, fallback=True)],
+        ZONES,
+        {},
+        {"az-1": 2},
+    )
+    assert got == {"a": "az-1", "b": "az-1"}
+
+
+def test_capacity_pinned_affinity_needs_room_in_its_zone():
+    constraints = [con("AFFINITY", ["a"], old=["old-1"])]
+    existing = {"old-1": "az-3"}
+    assert pc.assign_zones(
+        ["a"], constraints, ZONES, existing, {"az-3": 1}
+    ) == {"a": "az-3"}
+    with pytest.raises(pc.CannotPlace):
+        pc.assign_zones(["a"], constraints, ZONES, existing, {"az-1": 1})
+
+
+@pytest.mark.parametrize("slots", list(itertools.product([0, 1, 2], repeat=3)))
+def test_capacity_never_exceeded(slots):
+    ids = ["vdu1-0", "vdu2-0", "vdu2-1"]
+    capacity = dict(zip(ZONES, slots, strict=True))
+    try:
+        got = pc.assign_zones(ids, SAMPLE, ZONES, {}, capacity)
+    except pc.CannotPlace:
+        # Only when no placement exists: fewer slots than VNFCs, or the
+        # two anti-affine VNFCs have one zone with room only.
+        assert sum(slots) < 3 or sum(1 for n in slots if n) < 2
+        return
+    for zone in ZONES:
+        assert list(got.values()).count(zone) <= capacity[zone]
+    assert got["vdu2-0"] != got["vdu2-1"]

@@ -8,6 +8,7 @@ import webob
 
 from tacker_ng.api import errors
 from tacker_ng.api.middleware import problem
+from tacker_ng.nfvo import local
 from tacker_ng.reservation import dates, exceptions, properties
 from tacker_ng.reservation import grants as rsv_api
 from tacker_ng.reservation.admission import leases as manager
@@ -95,6 +96,8 @@ def test_grant_info(db, ctx, hosts):
     assert info["flavour_id"] == "ensure_flavor-id"
     assert info["server_group_id"] == "ensure_server_group-id"
     assert len(info["hosts"]) == 1 and info["zones"]
+    # One instance slot (amount 1) in the one reserved host's zone.
+    assert info["zone_slots"] == {info["zones"][0]: 1}
     with pytest.raises(exceptions.ReservationNotFound):
         rsv_api.grant_info(ctx, "nope")
     from tacker_ng import context as tcontext
@@ -155,6 +158,17 @@ def test_local_grant_from_a_reservation(db, ctx, hosts):
     assert grant(project_id=ctx.project_id)["zones"]
     with pytest.raises(exceptions.ReservationNotFound):
         grant(project_id="another-project")
+    # Every reserved zone goes to the driver (AZ reselection's choice).
+    assert out["additionalParams"]["reservation"]["zones"] == info["zones"]
+    # The lease holds 1 instance: a second new VNFC does not fit, and
+    # the grant says so before any VIM call.
+    body["addResources"].append({"id": "c2", "type": "COMPUTE", "vduId": "V"})
+    with pytest.raises(local.GrantRejected) as exc:
+        grant()
+    assert f"reservation {rid} cannot hold this operation's" in str(exc.value)
+    assert "1 free instance slot(s)" in str(exc.value)
+    assert "2 new VNFC(s)" in str(exc.value)
+    body["addResources"].pop()
     request["additionalParams"]["reservationId"] = "nope"
     with pytest.raises(exceptions.ReservationNotFound):
         grant()
@@ -253,9 +267,54 @@ def test_dates():
             dates.parse(bad, now)
 
 
+def test_date_errors_name_the_field(conf):
+    now = datetime.datetime(2017, 5, 17, 9, 7, 30, tzinfo=datetime.UTC)
+    with pytest.raises(exceptions.MissingDate) as missing:
+        dates.parse(None, now, "end_date")
+    assert str(missing.value) == (
+        "end_date is required: 'YYYY-MM-DD HH:MM' (UTC) or 'now'."
+    )
+    with pytest.raises(exceptions.InvalidDate) as bad:
+        dates.parse("17/05/2017", now, "start_date")
+    assert "Invalid start_date '17/05/2017'" in str(bad.value)
+    assert "None" not in str(missing.value)
+
+
 def test_default_before_end_is_clipped_to_start(conf):
     start = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
     end = start + datetime.timedelta(minutes=10)
     assert manager.default_before_end(start, end) == start
     conf.set_override("minutes_before_end_lease", 0, group="reservation")
     assert manager.default_before_end(start, end) is None
+
+
+def test_free_slots_subtract_the_vnfcs_booted_with_the_reservation():
+    from tacker_ng.conductor.operations import granting
+
+    def vnfc(server, zone, flavour):
+        return {
+            "zoneId": zone,
+            "computeResource": {"resourceId": server},
+            "metadata": {"computeFlavourId": flavour},
+        }
+
+    instance = {
+        "instantiatedVnfInfo": {
+            "vnfcResourceInfo": [
+                vnfc("s1", "AZ-1", "rsv"),
+                vnfc("s2", "AZ-2", "rsv"),
+                vnfc("s3", "AZ-2", "m1.small"),  # not in the reservation
+            ]
+        }
+    }
+    slots = {"AZ-1": 1, "AZ-2": 2}
+    assert granting.free_slots(slots, instance, "rsv", set()) == {
+        "AZ-1": 0,
+        "AZ-2": 1,
+    }
+    # A VNFC this operation removes gives its slot back.
+    assert granting.free_slots(slots, instance, "rsv", {"s1"}) == {
+        "AZ-1": 1,
+        "AZ-2": 1,
+    }
+    assert granting.free_slots(slots, {}, "rsv", set()) == slots

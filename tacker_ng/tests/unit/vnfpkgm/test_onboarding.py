@@ -42,6 +42,12 @@ def test_sample_reaches_onboarded_and_vnfd_is_served(pkgm, tmp_path, name):
         if vdu.sw_image_data
     }
     assert {i["id"] for i in pkg["softwareImages"]} == images
+    for image in pkg["softwareImages"]:
+        # SOL005 9.5.3.2: imagePath for a shipped image, imageUri for
+        # one outside the package (the samples point to their image).
+        assert ("imagePath" in image) != ("imageUri" in image), image
+        if "imageUri" in image:
+            assert image["imageUri"].startswith("https://")
     assert {a["artifactPath"] for a in pkg["additionalArtifacts"]} == set(
         expected.files
     )

@@ -29,7 +29,9 @@ def test_create_show_defaults(pkgm):
     assert pkg["usageState"] == "NOT_IN_USE"
     assert pkg["userDefinedData"] == {"owner": "ops", "n": 1}
     assert "vnfdId" not in pkg and "vnfd" not in pkg["_links"]
-    url = f"http://localhost{PKGS}/{pkg['id']}"
+    # Links name the canonical /vnfpkgm/v2 resource, whatever prefix
+    # the request used.
+    url = f"http://localhost/vnfpkgm/v2/vnf_packages/{pkg['id']}"
     assert pkg["_links"] == {
         "self": {"href": url},
         "packageContent": {"href": f"{url}/package_content"},
@@ -322,3 +324,25 @@ def test_policy_forbids_403(pkgm):
     ):
         _problem(resp, 403)
     assert admin.get(pkg["id"])["onboardingState"] == "CREATED"
+
+
+def test_served_under_v2_with_version_header_and_v1_alias(pkgm):
+    """SOL013: the major version is in the URI, so 2.x is /vnfpkgm/v2
+    (Version header required); /vnfpkgm/v1 serves the same resources
+    without it, for python-tackerclient."""
+    created = pkgm.app.post_json(
+        "/vnfpkgm/v2/vnf_packages", {}, headers=V, status=201
+    ).json
+    assert created["_links"]["self"]["href"].endswith(created["id"])
+    missing = pkgm.app.get(
+        f"/vnfpkgm/v2/vnf_packages/{created['id']}", status=400
+    )
+    assert "Version" in missing.json["detail"]
+    via_v1 = pkgm.app.get(f"/vnfpkgm/v1/vnf_packages/{created['id']}").json
+    assert via_v1["id"] == created["id"]
+    versions = pkgm.app.get("/vnfpkgm/v2/api_versions").json
+    assert versions["uriPrefix"] == "/vnfpkgm/v2"
+    assert [v["version"] for v in versions["apiVersions"]] == ["2.1.0"]
+    root = pkgm.app.get("/").json
+    prefixes = {api["uriPrefix"] for api in root["apis"]}
+    assert {"/vnfpkgm/v2", "/vnfpkgm/v1"} <= prefixes

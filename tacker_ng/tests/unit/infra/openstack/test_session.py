@@ -4,6 +4,7 @@ import logging
 import os
 
 import pytest
+from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 
 from tacker_ng.infra import base
@@ -158,3 +159,74 @@ def test_timed_session_counts_the_outermost_request_only(monkeypatch):
     assert sess.request("/outer", "GET") == "/outer"
     assert calls == ["/outer", "/token"]
     assert sess.timer.calls == 1
+
+
+def _flaky(monkeypatch, failures: list[Exception]) -> list[dict]:
+    """ks Session.request raising ``failures`` in turn, then answering."""
+    seen: list[dict] = []
+
+    def fake_request(self, url, method, **kwargs):
+        seen.append(kwargs)
+        if failures:
+            raise failures.pop(0)
+        return "answer"
+
+    monkeypatch.setattr(ks_session.Session, "request", fake_request)
+    monkeypatch.setattr(session, "CONNECT_RETRY_DELAY", 0)
+    return seen
+
+
+def test_every_request_carries_the_configured_timeouts(conf, monkeypatch):
+    conf.set_override("connect_timeout", 3, group="openstack")
+    conf.set_override("read_timeout", 7, group="openstack")
+    seen = _flaky(monkeypatch, [])
+    sess, _ = session.make_session(VIM)
+    assert sess.request("/x", "GET") == "answer"
+    assert seen == [{"timeout": (3.0, 7.0)}]
+
+
+def test_a_vim_that_never_answers_is_unreachable_at_once(conf, monkeypatch):
+    conf.set_override("read_timeout", 7, group="openstack")
+    seen = _flaky(monkeypatch, [ks_exc.ConnectTimeout()] * 5)
+    sess, _ = session.make_session(VIM)
+    with pytest.raises(errors.VimUnreachable) as caught:
+        sess.request("/x", "GET")
+    # The timeout is the whole wait: no retry after it.
+    assert len(seen) == 1
+    problem = caught.value.to_problem_details()
+    assert problem["status"] == 504
+    assert problem["detail"].startswith("VIM unreachable: no answer")
+    assert "7 s to reply" in problem["detail"]
+
+
+def test_refused_connections_are_retried_then_unreachable(monkeypatch):
+    seen = _flaky(monkeypatch, [ks_exc.ConnectFailure()] * 2)
+    sess, _ = session.make_session(VIM)
+    assert sess.request("/x", "GET") == "answer"
+    assert len(seen) == 3
+    seen = _flaky(monkeypatch, [ks_exc.ConnectFailure()] * 10)
+    with pytest.raises(errors.VimUnreachable, match="failed 4 times"):
+        sess.request("/x", "GET")
+    assert len(seen) == session.CONNECT_RETRIES + 1
+
+
+def test_refused_credentials_and_vim_5xx_are_said_in_our_words(monkeypatch):
+    """Keystone's 401 is "credentials refused" (502), a VIM 5xx is a VIM
+    error (502): neither is our 500 nor carries keystoneauth's text; a
+    4xx other than 401 is left to the client that asked."""
+    _flaky(monkeypatch, [ks_exc.Unauthorized("The request you have made")])
+    sess, _ = session.make_session(VIM)
+    with pytest.raises(errors.VimAuthRefused) as refused:
+        sess.request("/x", "GET")
+    problem = refused.value.to_problem_details()
+    assert problem["status"] == 502
+    assert problem["detail"] == (
+        "The VIM refused the credentials of vimConnectionInfo: Keystone "
+        "answered 401"
+    )
+    _flaky(monkeypatch, [ks_exc.ServiceUnavailable("busy")])
+    with pytest.raises(errors.VimError, match="answered 503"):
+        sess.request("/x", "GET")
+    _flaky(monkeypatch, [ks_exc.NotFound("nope")])
+    with pytest.raises(ks_exc.NotFound):
+        sess.request("/x", "GET")

@@ -1,0 +1,185 @@
+"""VNF snapshots on real Nova + Glance (minicloud): an image per VNFC,
+revert rebuilds every server from its image, delete removes the images.
+
+minicloud's computes run ``FakeDriverWithSnapshots``
+(tools/minicloud/nova_compute.py): Nova's stock fake driver never uploads
+a snapshot, so its images stay ``queued`` and cannot be rebuilt from.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+
+import pytest
+from oslo_config import cfg
+
+from tacker_ng.infra import base
+from tacker_ng.infra.openstack import errors
+from tacker_ng.objects import vnf_snapshots as rules
+from tacker_ng.tests.functional import sol003_schemas
+from tacker_ng.tests.functional.openstack import env
+
+pytestmark = pytest.mark.minicloud
+Op = env.Op
+_OVERRIDES = (
+    ("fallback_best_effort", True, "placement"),
+    ("stack_poll_interval", 0.5, "openstack"),
+    ("stack_poll_max_interval", 2.0, "openstack"),
+    ("snapshot_timeout", 90, "openstack"),
+)
+
+
+@pytest.fixture(scope="module")
+def vnf(cloud, spec_package):
+    """One VNF for the module, instantiated with every zone free."""
+    conf = cfg.CONF
+    for name, value, group in _OVERRIDES:
+        conf.set_override(name, value, group=group)
+    cloud.free_all()
+    vnf = env.Vnf(cloud, spec_package)
+    vnf.run(
+        Op.INSTANTIATE,
+        {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
+    )
+    yield vnf
+    try:
+        if vnf.instance.get("instantiatedVnfInfo"):
+            vnf.run(Op.TERMINATE, {})
+    finally:
+        for name, _, group in _OVERRIDES:
+            conf.clear_override(name, group=group)
+
+
+def _image(cloud, image_id: str) -> dict | None:
+    resp = cloud.project_session().get(
+        f"/v2/images/{image_id}",
+        endpoint_filter={"service_type": "image"},
+        raise_exc=False,
+    )
+    if resp.status_code == 404:
+        return None
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def _row(instance: dict) -> dict:
+    """The vnf_instances row the conductor would compose from."""
+    return {
+        "id": instance["id"],
+        "vnfd_id": instance["vnfdId"],
+        "vnf_provider": "provider",
+        "vnf_product_name": "product",
+        "vnf_software_version": "1.0",
+        "vnfd_version": "1.0",
+        "instantiation_state": instance["instantiationState"],
+        "instantiated_vnf_info": instance["instantiatedVnfInfo"],
+        "vim_connection_info": None,
+    }
+
+
+def _revert(vnf, snapshot: dict):
+    task = vnf.task(Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"})
+    task.vnf_snapshot = snapshot
+    vnf.last = {"task": task, "progress": task.progress}
+    result = vnf.driver.revert_to_snapshot(task)
+    vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+    return result
+
+
+def test_snapshot_revert_and_delete(cloud, vnf):
+    """Snapshot: one active Glance image per VNFC's server. Heal VDU1-0
+    (a new server from the package's image) and stop VDU2-0, then revert:
+    every server runs its snapshot image again, ACTIVE as it was. Delete:
+    the images are gone from Glance."""
+    nova = cloud.nova(admin=True)
+    before = copy.deepcopy(vnf.instance["instantiatedVnfInfo"])
+    info_id = str(uuid.uuid4())
+    result = vnf.run(Op.CREATE_SNAPSHOT, {"vnfSnapshotInfoId": info_id})
+    taken = result.vnf_snapshot
+    assert result.instantiated_vnf_info is None  # the info is unchanged
+    by_vnfc = {
+        s["vnfcResourceInfoId"]: s["computeSnapshotResource"]
+        for s in taken["vnfcSnapshots"]
+    }
+    assert set(by_vnfc) == {v["id"] for v in before["vnfcResourceInfo"]}
+    for vnfc in before["vnfcResourceInfo"]:
+        image = _image(cloud, by_vnfc[vnfc["id"]]["resourceId"])
+        assert image["status"] == "active", image
+        assert image["image_type"] == "snapshot"
+        assert image["instance_uuid"] == vnfc["computeResource"]["resourceId"]
+        assert by_vnfc[vnfc["id"]]["vimLevelResourceType"] == (
+            "OS::Glance::Image"
+        )
+    # What the API would show, against the SOL003 document.
+    row = _row(vnf.instance)
+    snapshot = rules.compose("http://vnfm", row, "occ-1", taken, {})
+    sol003_schemas.validate(
+        f"/vnflcm/v2/vnf_snapshots/{info_id}",
+        "GET",
+        200,
+        rules.view("http://vnfm", {"id": info_id, "vnf_snapshot": snapshot}),
+    )
+    # Change the VNF: a healed server, a stopped one.
+    names = {n: v["id"] for n, v in vnf.vnfcs().items()}
+    old_vdu1 = vnf.vnfcs()["VDU1-0"]["computeResource"]["resourceId"]
+    vnf.run(Op.HEAL, {"vnfcInstanceId": [names["VDU1-0"]]})
+    new_vdu1 = vnf.vnfcs()["VDU1-0"]["computeResource"]["resourceId"]
+    assert new_vdu1 != old_vdu1
+    assert nova.servers.get(new_vdu1).image["id"] == cloud.image_id
+    vnf.run(
+        Op.OPERATE,
+        {"changeStateTo": "STOPPED", "vnfcInstanceId": [names["VDU2-0"]]},
+    )
+    stopped = vnf.vnfcs()["VDU2-0"]["computeResource"]["resourceId"]
+    assert nova.servers.get(stopped).status == "SHUTOFF"
+    # Revert: every server rebuilt from its VNFC's snapshot image.
+    result = _revert(vnf, snapshot)
+    for name, vnfc in vnf.vnfcs().items():
+        server = nova.servers.get(vnfc["computeResource"]["resourceId"])
+        assert server.image["id"] == by_vnfc[vnfc["id"]]["resourceId"], name
+        assert server.status == "ACTIVE", (name, server.status)
+    assert vnf.vnfcs()["VDU1-0"]["computeResource"]["resourceId"] == new_vdu1
+    assert [v["id"] for v in result.resource_changes["affectedVnfcs"]] == [
+        v["id"] for v in before["vnfcResourceInfo"]
+    ]
+    assert vnf.last["progress"]["rebuilt"] == {
+        vnfc_id: handle["resourceId"] for vnfc_id, handle in by_vnfc.items()
+    }
+    # A snapshot without a VNFC's image is refused before any rebuild.
+    partial = copy.deepcopy(snapshot)
+    partial["vnfcSnapshots"] = partial["vnfcSnapshots"][1:]
+    with pytest.raises(errors.InvalidRequest, match="has no image of VNFC"):
+        _revert(vnf, partial)
+    # Delete: the images leave Glance.
+    vnf.driver.delete_snapshot(
+        vnf.instance["vimConnectionInfo"]["vim1"], snapshot
+    )
+    for handle in by_vnfc.values():
+        assert _image(cloud, handle["resourceId"]) is None
+
+
+def test_failed_snapshot_rollback_deletes_its_images(cloud, vnf):
+    """A snapshot that fails after some images were requested (here a
+    FORCEFUL cancel before the last VNFC's createImage) is rolled back by
+    deleting exactly those images."""
+    info_id = str(uuid.uuid4())
+    task = vnf.task(Op.CREATE_SNAPSHOT, {"vnfSnapshotInfoId": info_id})
+    calls = {"n": 0}
+
+    def cancel_before_the_last():
+        calls["n"] += 1  # checked before each createImage
+        return "FORCEFUL" if calls["n"] == len(vnf.vnfcs()) else None
+
+    task.cancel_requested = cancel_before_the_last
+    vnf.last = {"task": task, "progress": task.progress}
+    with pytest.raises(base.Cancelled):
+        vnf.driver.create_snapshot(task)
+    requested = [
+        i["imageId"] for i in task.progress["snapshot_images"].values()
+    ]
+    assert len(requested) == len(vnf.vnfcs()) - 1
+    assert all(_image(cloud, image_id) for image_id in requested)
+    vnf.rollback()
+    for image_id in requested:
+        assert _image(cloud, image_id) is None

@@ -1,0 +1,264 @@
+"""An NFVO snapshots a VNF and reverts to it through real processes.
+
+API and two conductors on RabbitMQ with MariaDB and with PostgreSQL, the
+fake VIM driver, a real HTTP receiver for the notifications. Every
+response body is checked against the SOL003 OpenAPI document by the
+client (VnfSnapshotInfo, op occs, ProblemDetails); every op occ is
+notified STARTING -> PROCESSING -> COMPLETED. The OpenStack driver's
+images and rebuilds are tested on minicloud
+(openstack/test_snapshots.py).
+"""
+
+import time
+
+import pytest
+
+from tacker_ng.tests.functional import lcm_fixtures
+from tacker_ng.tests.functional.receiver import Receiver
+
+SNAPS = "/vnflcm/v2/vnf_snapshots"
+INSTANCES = "/vnflcm/v2/vnf_instances"
+
+
+@pytest.fixture(scope="module", params=["mariadb", "postgresql"])
+def env(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(f"snap-{request.param}")
+    with (
+        Receiver("nfvo", "cb-pass") as receiver,
+        lcm_fixtures.lcm_deployment(tmp, request.param) as dep,
+    ):
+        client = dep.client()
+        resp = client.post(
+            "/vnflcm/v2/subscriptions",
+            {
+                "callbackUri": receiver.url,
+                "authentication": {
+                    "authType": ["BASIC"],
+                    "paramsBasic": {"userName": "nfvo", "password": "cb-pass"},
+                },
+            },
+        )
+        assert resp.status_code == 201, resp.text
+        yield dep, client, receiver
+
+
+def _notified(receiver, occ_id, final, timeout=20) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = receiver.states(occ_id)
+        if states and states[-1] == final:
+            return states
+        time.sleep(0.1)
+    raise AssertionError(
+        f"notifications of {occ_id}: {receiver.states(occ_id)}"
+    )
+
+
+def _instance(dep, client, instantiate=True) -> str:
+    resp = client.post(
+        INSTANCES,
+        {
+            "vnfdId": dep.package["vnfd_id"],
+            "vimConnectionInfo": lcm_fixtures.fake_vim(),
+        },
+    )
+    assert resp.status_code == 201, resp.text
+    inst_id = resp.json()["id"]
+    if instantiate:
+        client.run(inst_id, "instantiate", {"flavourId": "simple"})
+    return inst_id
+
+
+def _new_snapshot(client) -> dict:
+    resp = client.post(SNAPS, {})
+    assert resp.status_code == 201, resp.text
+    body = resp.json()
+    assert resp.headers["Location"].endswith(f"{SNAPS}/{body['id']}")
+    assert set(body) == {"id", "_links"}
+    return body
+
+
+def _info(client, inst_id) -> dict:
+    return client.get(f"{INSTANCES}/{inst_id}").json()["instantiatedVnfInfo"]
+
+
+def _states(client, inst_id) -> set[str]:
+    return {v["vnfcState"] for v in _info(client, inst_id)["vnfcInfo"]}
+
+
+def _problem(resp, status: int, words: str) -> None:
+    assert resp.status_code == status, resp.text
+    assert resp.headers["Content-Type"].startswith("application/problem+json")
+    assert words in resp.json()["detail"], resp.json()
+
+
+def test_snapshot_heal_revert_delete(env):
+    dep, client, receiver = env
+    inst_id = _instance(dep, client)
+    snap = _new_snapshot(client)
+    occ = client.run(
+        inst_id,
+        "create_snapshot",
+        {"vnfSnapshotInfoId": snap["id"], "userDefinedData": {"k": "v"}},
+    )
+    assert occ["operation"] == "CREATE_SNAPSHOT"
+    assert _notified(receiver, occ["id"], "COMPLETED") == [
+        "STARTING",
+        "PROCESSING",
+        "COMPLETED",
+    ]
+    resp = client.get(f"{SNAPS}/{snap['id']}")
+    assert resp.status_code == 200
+    shown = resp.json()
+    assert "vim-secret" not in resp.text
+    taken = shown["vnfSnapshot"]
+    before = _info(client, inst_id)
+    assert taken["vnfInstanceId"] == inst_id
+    assert taken["vnfdId"] == dep.package["vnfd_id"]
+    assert taken["userDefinedData"] == {"k": "v"}
+    assert taken["vnfInstance"]["instantiatedVnfInfo"] == before
+    assert sorted(s["vnfcResourceInfoId"] for s in taken["vnfcSnapshots"]) == (
+        sorted(v["id"] for v in before["vnfcResourceInfo"])
+    )
+    assert shown["_links"]["takenFrom"]["href"].endswith(
+        f"{INSTANCES}/{inst_id}"
+    )
+    # The list filters in SQL on the snapshot's body.
+    mine = client.get(
+        SNAPS, params={"filter": f"(eq,vnfSnapshot/vnfInstanceId,{inst_id})"}
+    ).json()
+    assert [s["id"] for s in mine] == [snap["id"]]
+    assert (
+        client.get(
+            SNAPS, params={"filter": "(eq,vnfSnapshot/vnfInstanceId,nope)"}
+        ).json()
+        == []
+    )
+    # A filled snapshot is not taken again.
+    _problem(
+        client.post(
+            f"{INSTANCES}/{inst_id}/create_snapshot",
+            {"vnfSnapshotInfoId": snap["id"]},
+        ),
+        409,
+        "already holds a snapshot",
+    )
+    # Heal replaces a server; the revert keeps it and restores the rest.
+    target = before["vnfcResourceInfo"][0]
+    client.run(inst_id, "heal", {"vnfcInstanceId": [target["id"]]})
+    healed = _info(client, inst_id)
+    assert (
+        healed["vnfcResourceInfo"][0]["computeResource"]
+        != (target["computeResource"])
+    )
+    client.run(
+        inst_id,
+        "operate",
+        {"changeStateTo": "STOPPED"},
+    )
+    assert _states(client, inst_id) == {"STOPPED"}
+    occ = client.run(
+        inst_id, "revert_to_snapshot", {"vnfSnapshotInfoId": snap["id"]}
+    )
+    assert occ["operation"] == "REVERT_TO_SNAPSHOT"
+    assert _notified(receiver, occ["id"], "COMPLETED") == [
+        "STARTING",
+        "PROCESSING",
+        "COMPLETED",
+    ]
+    after = _info(client, inst_id)
+    assert after["vnfState"] == before["vnfState"] == "STARTED"
+    assert _states(client, inst_id) == {"STARTED"}
+    assert [v["id"] for v in after["vnfcResourceInfo"]] == [
+        v["id"] for v in before["vnfcResourceInfo"]
+    ]
+    assert [v["computeResource"] for v in after["vnfcResourceInfo"]] == [
+        v["computeResource"] for v in healed["vnfcResourceInfo"]
+    ]
+    # Delete: 204, then gone for good.
+    resp = client.call("DELETE", f"{SNAPS}/{snap['id']}")
+    assert resp.status_code == 204, resp.text
+    _problem(client.get(f"{SNAPS}/{snap['id']}"), 404, snap["id"])
+    _problem(client.call("DELETE", f"{SNAPS}/{snap['id']}"), 404, snap["id"])
+    _problem(
+        client.post(
+            f"{INSTANCES}/{inst_id}/revert_to_snapshot",
+            {"vnfSnapshotInfoId": snap["id"]},
+        ),
+        404,
+        snap["id"],
+    )
+
+
+def test_refusals(env):
+    dep, client, _ = env
+    first = _instance(dep, client)
+    other = _instance(dep, client)
+    fresh = _instance(dep, client, instantiate=False)
+    snap = _new_snapshot(client)
+    empty = _new_snapshot(client)
+    client.run(first, "create_snapshot", {"vnfSnapshotInfoId": snap["id"]})
+    _problem(
+        client.post(
+            f"{INSTANCES}/{other}/revert_to_snapshot",
+            {"vnfSnapshotInfoId": snap["id"]},
+        ),
+        409,
+        f"taken of VNF instance {first}",
+    )
+    _problem(
+        client.post(
+            f"{INSTANCES}/{first}/revert_to_snapshot",
+            {"vnfSnapshotInfoId": empty["id"]},
+        ),
+        409,
+        "holds no snapshot yet",
+    )
+    _problem(
+        client.post(
+            f"{INSTANCES}/{fresh}/create_snapshot",
+            {"vnfSnapshotInfoId": empty["id"]},
+        ),
+        409,
+        "INSTANTIATED",
+    )
+    _problem(
+        client.post(
+            f"{INSTANCES}/{first}/create_snapshot",
+            {"vnfSnapshotInfoId": "no-such-snapshot"},
+        ),
+        404,
+        "no-such-snapshot",
+    )
+    resp = client.post(f"{INSTANCES}/{first}/create_snapshot", {})
+    assert resp.status_code == 400, resp.text
+    # Scaled since the snapshot: a revert would have to re-scale.
+    client.run(first, "scale", {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+    _problem(
+        client.post(
+            f"{INSTANCES}/{first}/revert_to_snapshot",
+            {"vnfSnapshotInfoId": snap["id"]},
+        ),
+        409,
+        "does not re-scale",
+    )
+    # A snapshot being taken is in use: no delete, no second use.
+    occ_id = client.start(
+        other,
+        "create_snapshot",
+        {
+            "vnfSnapshotInfoId": empty["id"],
+            "additionalParams": {"fake": {"sleep": 5}},
+        },
+    )
+    _problem(client.call("DELETE", f"{SNAPS}/{empty['id']}"), 409, occ_id)
+    _problem(
+        client.post(
+            f"{INSTANCES}/{first}/create_snapshot",
+            {"vnfSnapshotInfoId": empty["id"]},
+        ),
+        409,
+        occ_id,
+    )
+    client.wait(occ_id, ("COMPLETED",))
+    assert client.call("DELETE", f"{SNAPS}/{empty['id']}").status_code == 204
