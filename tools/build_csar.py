@@ -10,11 +10,34 @@ with the same checks the conductor runs.
 """
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _reexec_in_project_venv() -> None:
+    """Run again with the project's virtualenv (``.venv`` of
+    tools/run-embedded.sh, else tox's) when this python lacks tacker-ng's
+    dependencies, e.g. the system python a newcomer's PATH finds first."""
+    for venv in (ROOT / ".venv", ROOT / ".tox" / "py3"):
+        python = venv / "bin" / "python"
+        if python.exists() and Path(sys.prefix).resolve() != venv.resolve():
+            os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+    sys.exit(
+        "tools/build_csar.py needs tacker-ng's dependencies: run "
+        "tools/run-embedded.sh once (it installs .venv) or use the "
+        "virtualenv tacker-ng is installed in."
+    )
+
+
+try:
+    import oslo_config  # noqa: F401
+except ModuleNotFoundError:
+    _reexec_in_project_venv()
 
 from tacker_ng.packages import InvalidPackage, InvalidVnfd  # noqa: E402
 from tacker_ng.packages.builder import build_csar  # noqa: E402

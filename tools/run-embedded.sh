@@ -7,6 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=.venv
+if [[ -f "$VENV" ]]; then
+    # A PEP 832 redirect file (older tox runs wrote one): not a venv.
+    rm -f "$VENV"
+fi
 if [[ ! -x "$VENV/bin/python" ]]; then
     python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
 fi

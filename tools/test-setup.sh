@@ -120,6 +120,67 @@ ensure_kubectl() {
 }
 ensure_kubectl
 
+# Debian's OpenSSH server for the SSH test hosts (tools/testvms): each
+# test starts its own sshd in a network namespace; none is started here.
+ensure_sshd() {
+    if [[ -x /usr/sbin/sshd ]]; then
+        log "sshd: $(/usr/sbin/sshd -V 2>&1 | head -n 1)"
+        return 0
+    fi
+    apt_update_once
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        openssh-server >/tmp/test-setup-sshd.log 2>&1; then
+        log "sshd: installed openssh-server"
+    else
+        log "ERROR: apt-get install openssh-server failed: $(tail -n 3 /tmp/test-setup-sshd.log)"
+        missing+=("openssh-server")
+    fi
+}
+ensure_sshd
+
+# Debian's etcd and HAProxy for the master VMs of the k8s_cluster tests
+# (tools/testvms): the sample's scripts start them inside each VM's
+# network namespace. The packages' own system-wide services must not run
+# on this host (they would take ports 2379/2380 and the HAProxy ports): a
+# policy-rc.d forbids starting them during the install, and they are
+# stopped and disabled afterwards when systemd manages this host.
+ensure_etcd_haproxy() {
+    local pkgs=() policy=/usr/sbin/policy-rc.d made_policy=""
+    command -v etcd >/dev/null || pkgs+=(etcd-server)
+    command -v etcdctl >/dev/null || pkgs+=(etcd-client)
+    [[ -x /usr/sbin/haproxy ]] || pkgs+=(haproxy)
+    if ((${#pkgs[@]} == 0)); then
+        log "etcd: $(etcd --version | head -n 1); haproxy: $(/usr/sbin/haproxy -v | head -n 1)"
+        return 0
+    fi
+    if [[ ! -e $policy ]]; then
+        printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
+    fi
+    apt_update_once
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" \
+        >/tmp/test-setup-etcd-haproxy.log 2>&1; then
+        log "installed ${pkgs[*]} (services not started)"
+    else
+        log "ERROR: apt-get install ${pkgs[*]} failed: $(tail -n 3 /tmp/test-setup-etcd-haproxy.log)"
+        missing+=("${pkgs[@]}")
+        required_failed=1
+    fi
+    [[ -n $made_policy ]] && rm -f "$policy"
+    if [[ -d /run/systemd/system ]]; then
+        systemctl disable --now etcd haproxy >/dev/null 2>&1 || true
+    fi
+}
+required_failed=""
+ensure_etcd_haproxy
+
+# curl and jq run the user guides' console examples (test_user_docs.py).
+for tool in curl jq; do
+    command -v "$tool" >/dev/null && continue
+    apt_update_once
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" \
+        >/tmp/test-setup-"$tool".log 2>&1 || missing+=("$tool")
+done
+
 if ((${#missing[@]})); then
     log "missing: ${missing[*]}"
     if [[ "${CI:-}" == "true" ]]; then
@@ -127,5 +188,9 @@ if ((${#missing[@]})); then
         exit 1
     fi
     log "not in CI: functional tests needing them will fail"
+    if [[ -n $required_failed ]]; then
+        log "ERROR: etcd/HAProxy could not be installed: failing"
+        exit 1
+    fi
 fi
 exit 0

@@ -43,3 +43,17 @@ def tree_seconds(pid: int) -> float:
         total += (int(fields[11]) + int(fields[12])) / _TICK
         pending.extend(_children(current))
     return total
+
+
+def workers_seconds(pid: int) -> float:
+    """User + system CPU seconds of the live descendants of ``pid`` (a
+    pre-forking server's workers, without its master)."""
+    return tree_seconds(pid) - process_seconds(pid)
+
+
+def process_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` alone (0 once it is gone)."""
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK

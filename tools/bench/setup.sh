@@ -23,6 +23,10 @@ if ((${#packages[@]})); then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
         apt-get install -y -qq --no-install-recommends "${packages[@]}"
 fi
+if [[ -f "$VENV" ]]; then
+    # A PEP 832 redirect file (older tox runs wrote one): not a venv.
+    rm -f "$VENV"
+fi
 if [[ ! -x "$VENV/bin/python" ]]; then
     python3.11 -m venv "$VENV" 2>/dev/null || python3 -m venv "$VENV"
 fi

@@ -107,7 +107,12 @@ def compute(host: str, cap: dict[str, int]) -> Service:
     (paths.DATA / f"nova-{host}" / "instances").mkdir(
         parents=True, exist_ok=True
     )
-    return _daemon(f"nova-compute-{host}", "nova-compute", str(conf))
+    # nova_compute.py: nova-compute with the snapshot-capable fake driver.
+    wrapper = paths.TOOL_DIR / "nova_compute.py"
+    name = f"nova-compute-{host}"
+    cmd = [str(paths.VBIN / "python"), str(wrapper), "--config-file"]
+    cmd += [str(conf), "--log-file", str(paths.LOGS / f"{name}.log")]
+    return Service(name, cmd, confs=(conf, wrapper))
 
 
 def compute_names_running() -> dict[str, str]:

@@ -61,6 +61,10 @@ class SimK8sControl:
     def state(self) -> dict:
         return self._call("GET", "/simcloud/v1/state")
 
+    def requests(self) -> dict[str, int]:
+        """Requests served so far by ``METHOD /path`` (see control.py)."""
+        return self._call("GET", "/simcloud/v1/requests")
+
     def configure(self, **timings: float) -> dict:
         """Change kubelet timings (ready_delay, terminate_delay, ...)."""
         return self._call("PUT", "/simcloud/v1/config", timings)

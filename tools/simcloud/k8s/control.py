@@ -1,6 +1,8 @@
 """The simulator's own API (``/simcloud/v1``): fault injection and state.
 
 - ``GET  /simcloud/v1/state``
+- ``GET  /simcloud/v1/requests`` (requests served so far, by
+  ``METHOD /path``, `` paged`` appended when ``limit`` was given)
 - ``POST /simcloud/v1/nodes`` (body: a node spec, see nodes.py)
 - ``POST /simcloud/v1/nodes/<name>/notready`` | ``/ready``
 - ``DELETE /simcloud/v1/nodes/<name>``
@@ -61,6 +63,8 @@ async def handle(
                 "config": {k: getattr(cluster.config, k) for k in TIMINGS},
             }
         )
+    if parts == ["requests"] and method == "GET":
+        return _json(dict(cluster.requests))
     if parts == ["config"] and method == "PUT":
         body = await _body(request)
         for key in TIMINGS:

@@ -5,6 +5,7 @@ passes on the server's asyncio loop whenever something changed."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import copy
 import hashlib
 import json
@@ -59,6 +60,9 @@ class Cluster:
         self.store.listeners.append(lambda _event: self._dirty.set())
         self.passes = 0
         self.ready = False
+        #: Requests served, "GET /path" (+ " paged" when ``limit`` was
+        #: given): tests count a client's calls (GET /simcloud/v1/requests).
+        self.requests: collections.Counter[str] = collections.Counter()
         self._events: list[tuple[str, str]] = []
 
     # bootstrap ---------------------------------------------------------

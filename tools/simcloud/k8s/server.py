@@ -78,6 +78,8 @@ class Server:
         self, request: web.Request, handler: Any
     ) -> web.StreamResponse:
         who = self._authenticated(request)
+        paged = " paged" if "limit" in request.query else ""
+        self.cluster.requests[f"{request.method} {request.path}{paged}"] += 1
         if who is False:
             return error_response(errors.unauthorized())
         if who is None and request.path not in PUBLIC:

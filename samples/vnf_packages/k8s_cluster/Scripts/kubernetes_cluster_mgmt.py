@@ -1,27 +1,34 @@
-"""MgmtDriver hooks of the Kubernetes cluster sample package.
+"""MgmtDriver artifact of the Kubernetes cluster sample package.
 
 The VNFD's Vnflcm interface points instantiate/heal/scale/terminate
-_start/_end at this artifact. tacker-ng's Kubernetes-cluster MgmtDriver
-(tacker_ng/mgmt/kubernetes_cluster) reads ``HOOKS`` to learn which of the
-package's scripts to run over SSH, on which VDU's nodes, for each hook.
-The VNF manager treats this file as data: it is parsed, never imported
-from an untrusted package into the conductor process.
+_start/_end at this artifact; its file name names tacker-ng's installed
+MgmtDriver ``kubernetes_cluster_mgmt`` (tacker_ng/mgmt/kubernetes_cluster,
+entry point group ``tacker_ng.mgmt_drivers``). The VNF manager treats this
+file as data: it is never imported from a package into the conductor.
+
+``HOOKS`` documents which of the package's scripts the driver runs over
+SSH, on which VDU's VMs, for each hook (doc/source/user/
+kubernetes-cluster-mgmt.rst). Scripts/label_worker_zone.sh is the manual
+equivalent of the zone label the driver sets through the Kubernetes API.
 """
 
-#: hook -> list of (VDU node name, package script) run in order.
+#: hook -> list of (VDU node name, package script) the driver runs.
 HOOKS: dict[str, list[tuple[str, str]]] = {
-    "instantiate_start": [],
     "instantiate_end": [
-        ("workerNode", "Scripts/label_worker_zone.sh"),
+        ("masterNode", "Scripts/install_master.sh"),
+        ("masterNode", "Scripts/join_command.sh"),
+        ("workerNode", "Scripts/install_worker.sh"),
+        ("masterNode", "Scripts/read_kubeconfig.sh"),
     ],
-    "scale_start": [],
+    "scale_start": [("masterNode", "Scripts/remove_node.sh")],
     "scale_end": [
-        ("workerNode", "Scripts/label_worker_zone.sh"),
+        ("masterNode", "Scripts/join_command.sh"),
+        ("workerNode", "Scripts/install_worker.sh"),
     ],
-    "heal_start": [],
+    "heal_start": [("masterNode", "Scripts/remove_node.sh")],
     "heal_end": [
-        ("workerNode", "Scripts/label_worker_zone.sh"),
+        ("masterNode", "Scripts/join_command.sh"),
+        ("masterNode", "Scripts/install_master.sh"),
+        ("workerNode", "Scripts/install_worker.sh"),
     ],
-    "terminate_start": [],
-    "terminate_end": [],
 }
