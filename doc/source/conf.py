@@ -1,5 +1,10 @@
 """Sphinx configuration for the tacker-ng documentation."""
 
+import os
+import sys
+
+sys.path.insert(0, os.path.abspath("_ext"))
+
 project = "tacker-ng"
 copyright = "2026, tacker-ng developers"
 extensions = [
@@ -7,6 +12,7 @@ extensions = [
     "oslo_config.sphinxconfiggen",
     "oslo_policy.sphinxext",
     "oslo_policy.sphinxpolicygen",
+    "lcm_transitions",
 ]
 config_generator_config_file = (
     "../../etc/tacker_ng/tacker-config-generator.conf"
