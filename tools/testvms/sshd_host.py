@@ -71,6 +71,39 @@ def _free_subnet() -> ipaddress.IPv4Network:
     raise SshdHostError("no free /30 in 10.254.0.0/16")
 
 
+STALE_AFTER = 600.0  # s: a namespace this old without a process is stale
+
+
+def sweep_stale(prefix: str = "tngssh-") -> list[str]:
+    """Delete test namespaces a killed run left behind (no process left
+    in them, older than STALE_AFTER), with their veth pairs and routes.
+
+    A run killed mid-test (a session's end, kill -9) leaves its network
+    namespaces, their host-side veths and the /32 routes to servers'
+    fixed IPs; a later run giving a new host the same address would then
+    fail on "ip route add: File exists". Young or busy namespaces are
+    another test's and stay."""
+    swept = []
+    now = time.time()
+    for entry in sorted(Path("/run/netns").glob(f"{prefix}*")):
+        try:
+            age = now - entry.stat().st_mtime
+        except OSError:
+            continue
+        pids = subprocess.run(
+            ["ip", "netns", "pids", entry.name],
+            capture_output=True, text=True, check=False,
+        ).stdout.split()  # fmt: skip
+        if age < STALE_AFTER or pids:
+            continue
+        outer = f"tsh{entry.name.rsplit('-', 1)[-1]}h"
+        for argv in (["ip", "link", "del", outer],
+                     ["ip", "netns", "del", entry.name]):  # fmt: skip
+            subprocess.run(argv, check=False, capture_output=True)
+        swept.append(entry.name)
+    return swept
+
+
 def _free_uid() -> int:
     uid = 59990
     while True:
@@ -250,6 +283,7 @@ def create(
     (:mod:`tools.testvms.bodies`). ``routes``: host addresses (/32) the
     namespace reaches through its veth (e.g. the API server stand-in).
     ``env``: sshd ``SetEnv`` variables of every session."""
+    sweep_stale(f"{name_prefix}-")
     suffix = secrets.token_hex(3)
     name = f"{name_prefix}-{suffix}"
     workdir = Path(tempfile.mkdtemp(prefix=f"{name}-"))
@@ -294,7 +328,8 @@ def create(
             # The host reaches this one address through the veth; no
             # other traffic is routed (no default route, no forwarding).
             via = ("via", str(subnet[2]), "dev", outer)
-            _run("ip", "route", "add", f"{address}/32", *via,
+            # replace, not add: a route a killed run left is overwritten.
+            _run("ip", "route", "replace", f"{address}/32", *via,
                  "src", host.peer_address)  # fmt: skip
         for route in routes:
             _run(*ns, "ip", "route", "add", f"{route}/32", "via",
