@@ -31,7 +31,11 @@ def requirement_hash() -> str:
     plugin source, interpreter version)."""
     h = hashlib.sha256()
     h.update(sys.version.encode())
-    files = [REQUIREMENTS, CONSTRAINTS, *sorted(PLUGIN.rglob("*.py"))]
+    # The plugin's own sources only: pip leaves build/ and *.egg-info in
+    # the checkout, and counting them made every new checkout (CI's)
+    # reinstall a venv that was current.
+    sources = sorted((PLUGIN / "mc_anyhost").rglob("*.py"))
+    files = [REQUIREMENTS, CONSTRAINTS, *sources]
     files.append(PLUGIN / "pyproject.toml")
     for f in files:
         h.update(str(f.relative_to(paths.TOOL_DIR)).encode())
