@@ -27,13 +27,27 @@ def rabbit_url():
 #: Fixtures that touch the one shared minicloud (cloud-wide resets).
 MINICLOUD_FIXTURES = frozenset({"minicloud", "minicloud_clean"})
 
+#: Timeout (s) of a minicloud test without its own timeout mark. Its
+#: stories boot and delete real servers one operation after another: the
+#: k8s cluster story took 290 s on a slow 2-core machine and went past
+#: the 300 s default in its final terminate. The timeout is there to end
+#: a hang, not to measure speed (tools/bench/ does that).
+MINICLOUD_TIMEOUT = 900
+
 
 def pytest_collection_modifyitems(config, items):
     """Every test using minicloud must carry ``pytest.mark.minicloud``.
 
     tools/run-functional.sh runs those tests in their own pytest process,
-    one at a time, beside a second process running all the others.
+    one at a time, beside a second process running all the others. Those
+    without a timeout mark of their own get :data:`MINICLOUD_TIMEOUT`.
     """
+    for item in items:
+        if (
+            item.get_closest_marker("minicloud") is not None
+            and item.get_closest_marker("timeout") is None
+        ):
+            item.add_marker(pytest.mark.timeout(MINICLOUD_TIMEOUT))
     unmarked = [
         item.nodeid
         for item in items
