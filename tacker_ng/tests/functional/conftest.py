@@ -29,7 +29,7 @@ MINICLOUD_FIXTURES = frozenset({"minicloud", "minicloud_clean"})
 
 #: Timeout (s) of a minicloud test without its own timeout mark. Its
 #: stories boot and delete real servers one operation after another: the
-#: k8s cluster story took 290 s on a slow 2-core machine and went past
+#: k8s cluster story took 276-287 s on a slow 2-core machine and went past
 #: the 300 s default in its final terminate. The timeout is there to end
 #: a hang, not to measure speed (tools/bench/ does that).
 MINICLOUD_TIMEOUT = 900
