@@ -3,8 +3,10 @@
 import base64
 import copy
 import dataclasses
+import io
 import json
 import logging
+import pathlib
 
 import pytest
 import yaml
@@ -13,6 +15,7 @@ from cryptography.hazmat.primitives import serialization
 from tacker_ng.infra.openstack import errors, host_keys, hot, info
 from tacker_ng.infra.openstack.vnfcs import Vnfc, existing
 from tacker_ng.mgmt import sshcmd
+from tacker_ng.packages import builder, csar
 
 SERVER = {
     "type": "OS::Nova::Server",
@@ -175,3 +178,77 @@ def test_unpinned_vnfc_reports_nova_s_zone_but_is_not_pinned_to_it():
         ].zone
         == "AZ-1"
     )
+
+
+SAMPLES = pathlib.Path(__file__).resolve().parents[5] / "samples"
+
+
+@pytest.fixture(scope="module")
+def k8s_cluster(tmp_path_factory):
+    """The k8s_cluster sample: both VDUs in one anti-affinity group
+    (nested template copies per server group and per host key)."""
+    data = builder.build_csar_bytes(SAMPLES / "vnf_packages" / "k8s_cluster")
+    dest = tmp_path_factory.mktemp("k8s-cluster") / "pkg"
+    return csar.extract_csar(io.BytesIO(data), dest)
+
+
+def test_scale_out_leaves_keyed_vnfcs_resources_as_they_were(k8s_cluster):
+    """Both VDUs keyed at instantiate: a later scale out (a request
+    without vnfcSshHostKeys) sends Heat the same resource, nested
+    template and nfv entries for every existing VNFC; only the hidden
+    user data turns into the placeholder, which the server ignores
+    (user_data_update_policy IGNORE), and it stays that on the next
+    update. Anything else that changed would make Heat replace
+    masterNode-0's server, or any other."""
+    flavour = k8s_cluster.vnfd.flavour("cluster_install")
+    top, files = hot.load(k8s_cluster.root, flavour)
+    nets = {"masterNode_CP1": "net", "workerNode_CP1": "net"}
+
+    def stack(vnfcs, managed, keys):
+        template, out = hot.join_server_groups(
+            hot.expand(top, flavour, vnfcs), files, vnfcs, flavour
+        )
+        template, out = host_keys.inject(template, out, vnfcs, managed, keys)
+        nfv = hot.nfv_parameter(flavour, vnfcs, nets, template)
+        return template["resources"], out, nfv["VDU"]
+
+    # Granted no zone; Nova's zone is what the driver reads back.
+    first = [
+        dataclasses.replace(v, observed_zone=f"AZ-{n}")
+        for n, v in enumerate(
+            [vnfc("masterNode"), vnfc("workerNode", 0), vnfc("workerNode", 1)]
+        )
+    ]
+    managed = host_keys.managed_vdus(
+        {host_keys.PARAM: ["masterNode", "workerNode"]}, None, flavour.vdus
+    )
+    keys = host_keys.assign(first, managed, {v.name for v in first})
+    created = stack(first, managed, keys)
+    updates = []
+    vnfcs = first
+    for index in (2, 3):
+        recorded = [info.vnfc_resource_info(v, "vim1") for v in vnfcs]
+        before = existing(
+            {"instantiatedVnfInfo": {"vnfcResourceInfo": recorded}}
+        )
+        vnfcs = [*before, vnfc("workerNode", index)]
+        managed = host_keys.managed_for({}, None, flavour.vdus, before)
+        keys = host_keys.assign(vnfcs, managed, {f"workerNode-{index}"})
+        updates.append(stack(vnfcs, managed, keys))
+
+    param = host_keys.USER_DATA_PARAM
+    for name in ("masterNode-0", "workerNode-0", "workerNode-1"):
+        was, now = created[0][name], updates[0][0][name]
+        assert was["properties"].pop(param).startswith("#cloud-config\n")
+        assert now["properties"].pop(param) == host_keys.KEPT
+        assert now == was
+        assert updates[1][0][name] == {
+            **now,
+            "properties": {**now["properties"], param: host_keys.KEPT},
+        }
+        assert updates[0][2][name] == created[2][name]
+        nested = updates[0][1][now["type"]]
+        assert nested == created[1][was["type"]]
+        server = yaml.safe_load(nested)["resources"][name.split("-")[0]]
+        assert server["properties"]["user_data_update_policy"] == "IGNORE"
+    assert updates[1][1] == updates[0][1]
