@@ -6,7 +6,9 @@ grant, ``async`` 202 + Location then 202 once more on the first GET and
 200 with the grant after, ``reject`` 403 ProblemDetails. Every grant
 request it receives is validated against the SOL003 Grant OpenAPI and
 kept. Grants are made by tacker-ng's own local-NFVO logic so that zones
-honour the placement constraints. :meth:`FakeNfvo.hold_next` makes it a
+honour the placement constraints; without zones (``zones=[]``) it leaves
+placement to the VIM: its grants name no zone (SOL003: ``zones`` and
+``zoneId`` are optional). :meth:`FakeNfvo.hold_next` makes it a
 slow NFVO: the next grant request for an instance gets no answer (a
 conductor waits in its grant step) until the NFVO is released.
 """
@@ -111,7 +113,7 @@ class FakeNfvo:
                         },
                     )
                     return
-                grant = local.grant(request, "vim1", nfvo.zones, {})
+                grant = nfvo.grant(request)
                 if nfvo.mode == "async":
                     nfvo._pending[grant["id"]] = grant
                     self._send(
@@ -141,6 +143,17 @@ class FakeNfvo:
         self._thread = threading.Thread(
             target=self.server.serve_forever, daemon=True
         )
+
+    def grant(self, request: dict) -> dict:
+        """The local NFVO's grant; without zones, one naming none."""
+        if self.zones:
+            return local.grant(request, "vim1", self.zones, {})
+        grant = local.grant(request, "vim1", ["unused"], {})
+        grant.pop("zones", None)
+        for key in ("addResources", "updateResources"):
+            for item in grant.get(key) or []:
+                item.pop("zoneId", None)
+        return grant
 
     def hold_next(self, instance_id: str) -> None:
         """Leave the next grant request for ``instance_id`` unanswered

@@ -1,0 +1,91 @@
+"""The VMs of a conductor-driven cluster VNF "boot": test tooling only.
+
+With the real conductor running the MgmtDriver's hooks, nothing in the
+test calls them: :class:`Boot` is a thread that polls Nova every
+``interval`` seconds for the ACTIVE servers of one VNF's stack (found
+from Heat's resources of ``vnf-<instance id>``) and gives each new one
+its body (tools/testvms/bodies.py), the way a real VM becomes reachable
+some time after Nova says ACTIVE, while the conductor's
+``instantiate_end`` hook is already retrying SSH with backoff. Bodies of
+servers that are gone are destroyed. With ``embody_new`` off, new
+servers stay without a body: their address answers nothing (SSH
+unreachable).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from heatclient import exc as heat_exc
+
+from tools.testvms import bodies as vm_bodies
+
+SERVER = "OS::Nova::Server"
+
+
+class Boot(threading.Thread):
+    def __init__(
+        self,
+        cloud: Any,
+        stack_name: str,
+        bodies: vm_bodies.Bodies,
+        interval: float = 0.5,
+    ) -> None:
+        super().__init__(name=f"boot-{stack_name}", daemon=True)
+        self.heat = cloud.heat(admin=True)
+        self.nova = cloud.nova(admin=True)
+        self.stack_name = stack_name
+        self.bodies = bodies
+        self.interval = interval
+        #: False: servers created from now on get no body (unreachable).
+        self.embody_new = True
+        #: Held while bodies change (read bodies under it).
+        self.lock = threading.Lock()
+        self.error: BaseException | None = None
+        self._halt = threading.Event()
+
+    def server_ids(self) -> list[str]:
+        """The stack's servers (nested stacks included); none before the
+        stack exists."""
+        try:
+            resources = self.heat.resources.list(
+                self.stack_name, nested_depth=3
+            )
+        except heat_exc.HTTPNotFound:
+            return []
+        return [
+            r.physical_resource_id
+            for r in resources
+            if r.resource_type == SERVER and r.physical_resource_id
+        ]
+
+    def sync_once(self) -> None:
+        servers = []
+        for server_id in self.server_ids():
+            try:
+                servers.append(self.nova.servers.get(server_id))
+            except Exception:  # noqa: BLE001 - deleted meanwhile
+                continue
+        with self.lock:
+            if not self.embody_new:
+                servers = [s for s in servers if s.id in self.bodies.bodies]
+            self.bodies.sync(servers)
+
+    def run(self) -> None:
+        try:
+            while not self._halt.wait(self.interval):
+                self.sync_once()
+        except BaseException as exc:  # noqa: BLE001 - reported by stop()
+            self.error = exc
+
+    def stop(self) -> None:
+        """Stop polling; raise what made the thread end early."""
+        self._halt.set()
+        self.join(30)
+        if self.error is not None:
+            raise self.error
+
+    def body_of(self, server_id: str) -> vm_bodies.Body:
+        with self.lock:
+            return self.bodies.bodies[server_id]
