@@ -98,12 +98,6 @@ class ClusterVnf(k8s_env.ZonelessVnf):
         self.progress: dict[str, Any] = {}
         #: Hook name -> the HookResult it returned in the last operation.
         self.hook_results: dict[str, mgmt.HookResult | None] = {}
-        #: Servers created from now on boot without sshd answering (their
-        #: address exists, connections are refused): SSH unreachable.
-        self.new_vms_unreachable = False
-        #: The operator's known_hosts ([mgmt_ssh] known_hosts_file): boot()
-        #: adds the VMs whose key the VNFM did not make (no pin).
-        self.known_hosts: Path | None = None
         #: Called between the ``<op>_start`` hook and the infra driver (a
         #: test looks at what the start hook left).
         self.after_start: Callable[[], None] | None = None
@@ -126,25 +120,7 @@ class ClusterVnf(k8s_env.ZonelessVnf):
             v["computeResource"]["resourceId"] for v in self.vnfcs().values()
         }
         servers = [nova.servers.get(i) for i in ids]
-        before = set(self.bodies.bodies)
         self.bodies.sync(servers)
-        if self.new_vms_unreachable:
-            for server_id, body in self.bodies.bodies.items():
-                if server_id not in before:
-                    body.host.stop()
-        if self.known_hosts is None:
-            return
-        pinned = {
-            v["computeResource"]["resourceId"]
-            for v in self.vnfcs().values()
-            if (v.get("metadata") or {}).get("sshHostKey")
-        }
-        lines = [
-            f"{b.host.address} {b.host.host_public_key}"
-            for b in self.bodies.bodies.values()
-            if b.server_id not in pinned
-        ]
-        self.known_hosts.write_text("".join(f"{x}\n" for x in lines))
 
     def lcm(self, op: env.Op, request: dict[str, Any]) -> base.LcmResult:
         task = self.task(op, request)
