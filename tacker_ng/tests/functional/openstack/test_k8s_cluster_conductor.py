@@ -39,9 +39,9 @@ from tacker_ng.tests.functional.openstack import k8s_cluster_env as kenv
 from tacker_ng.tests.functional.openstack.k8s_cluster_boot import Boot
 from tools.testvms import bodies as vm_bodies
 
-# Measured on this 2-core machine beside other test sessions: 237 s (the
-# deployment and onboarding 15 s, the story 212 s of which instantiate
-# 82 s, teardown 10 s). The timeout is about twice that.
+# Measured on this 2-core machine beside other test sessions, two runs:
+# 230-237 s (deployment and onboarding 8-15 s, the story 212-214 s of
+# which instantiate 80-82 s, teardown 7-10 s). The timeout is about twice.
 pytestmark = [pytest.mark.minicloud, pytest.mark.timeout(480)]
 TIMEOUT = 420
 ZONE = "kubernetes.io/zone"
