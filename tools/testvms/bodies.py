@@ -170,6 +170,7 @@ class Bodies:
                 "TNG_NODE_NAME": server.name,
                 "TNG_SIM_KUBECONFIG": str(kubeconfig),
                 "TNG_ETC": str(etc),
+                "KUBE_ETC": str(etc),
                 "KUBE_ADMIN_CONF": str(etc / "admin.conf"),
                 "SYSCONF": str(home / "sysconf"),
                 "VARLIB": str(home / "varlib"),

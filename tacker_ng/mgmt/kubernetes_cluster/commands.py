@@ -2,7 +2,7 @@
 
 No I/O here, so what becomes a remote argument or a registered VIM is
 unit tested on hostile input. Secrets (bootstrap tokens, certificate
-keys) are generated here and only ever travel on a script's stdin.
+keys, the etcd CA) only ever travel on a script's stdin.
 """
 
 from __future__ import annotations
@@ -45,15 +45,21 @@ class JoinData:
     ca_hash: str
     token: str = dataclasses.field(repr=False)
     certificate_key: str | None = dataclasses.field(default=None, repr=False)
+    #: A control-plane join's etcd CA (``etcd.ca_bundle``).
+    etcd_ca: str | None = dataclasses.field(default=None, repr=False)
 
     def secrets(self) -> list[str]:
-        return [s for s in (self.token, self.certificate_key) if s]
+        return [
+            s for s in (self.token, self.certificate_key, self.etcd_ca) if s
+        ]
 
     def stdin(self) -> str:
-        """Token (and certificate key) lines for the install script."""
+        """Token (then certificate key, etcd CA) lines for the script."""
         lines = [self.token]
         if self.certificate_key:
             lines.append(self.certificate_key)
+        if self.etcd_ca:
+            lines.append(self.etcd_ca)
         return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,8 @@
 
 instantiate_end installs the first master (``kubeadm init``, a new etcd
 cluster of its member), joins the other masters as control plane (each
-etcd member added on the first master, then started), puts HAProxy with
+etcd member added on the first master, then started with TLS
+certificates from the etcd CA the first master made), puts HAProxy with
 every master as backend on each master, joins the workers, labels every
 worker with its compute host and returns the cluster as a Kubernetes VIM
 for the conductor to register (vimId derived from the instance, so stable
@@ -20,6 +21,7 @@ quoted by the executor, secrets on the script's stdin.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,9 @@ class Cluster:
         """Add ``vm``'s etcd member on ``master`` (unless there already:
         a resumed hook), then install ``vm`` as a control-plane node."""
         join = self.join_data(master, control_plane=True)
+        # The etcd CA, read without logging it (it holds the CA's key).
+        ca = self.run(master, etcd.READ_ETCD_CA, [], log_output=False)
+        join = dataclasses.replace(join, etcd_ca=etcd.ca_bundle(ca.stdout))
         out = self.run(master, etcd.ETCD_MEMBER,
                        etcd.member_add(vm.node_name, vm.address))  # fmt: skip
         initial = etcd.initial_cluster(out.stdout, vm.node_name, vm.address)

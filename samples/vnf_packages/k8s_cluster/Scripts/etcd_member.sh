@@ -10,7 +10,14 @@ set -eu
 
 mode=${1:?usage: etcd_member.sh add|remove ...}
 name=${2:?member name}
-ctl() { ETCDCTL_API=3 etcdctl --endpoints http://127.0.0.1:2379 "$@"; }
+# As a client of the local member, with this master's certificate (TLS
+# client authentication: install_master.sh made it).
+pki=${SYSCONF:-/etc}/etcd/pki
+ctl() {
+    sudo env ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 \
+        --cacert "$pki/ca.crt" --cert "$pki/member.crt" \
+        --key "$pki/member.key" "$@"
+}
 
 # etcd refuses a membership change until the last new member has been up
 # a few seconds ("unhealthy cluster": its strict reconfiguration check):

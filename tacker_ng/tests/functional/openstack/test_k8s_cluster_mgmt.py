@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from oslo_config import cfg
 
 from tacker_ng.infra.kubernetes import connection
@@ -374,10 +375,23 @@ def _in_vm(body, *argv: str) -> str:
 def _etcd_members(vnf, vnfc: str) -> dict[str, tuple[int, list[str]]]:
     """etcd's member list as the master ``vnfc`` sees it: name -> (id,
     peer URLs)."""
+    body = _body(vnf, vnfc)
+    pki = body.host.workdir / "home" / "sysconf" / "etcd" / "pki"
+    # TLS only: a client without a certificate of the cluster's CA is
+    # refused (client certificate authentication).
+    plain = subprocess.run(
+        ["ip", "netns", "exec", body.host.name, "etcdctl",
+         "--endpoints", "https://127.0.0.1:2379", "--command-timeout", "3s",
+         "--cacert", str(pki / "ca.crt"), "member", "list"],
+        capture_output=True, text=True, check=False,
+        env=dict(os.environ, ETCDCTL_API="3"),
+    )  # fmt: skip
+    assert plain.returncode != 0, plain.stdout
     out = _in_vm(
-        _body(vnf, vnfc),
-        *("etcdctl", "--endpoints", "http://127.0.0.1:2379"),
-        *("member", "list", "-w", "json"),
+        body,
+        *("etcdctl", "--endpoints", "https://127.0.0.1:2379"),
+        *("--cacert", str(pki / "ca.crt"), "--cert", str(pki / "member.crt")),
+        *("--key", str(pki / "member.key"), "member", "list", "-w", "json"),
     )
     return {
         m.get("name", ""): (m["ID"], m["peerURLs"])
@@ -398,7 +412,7 @@ def _check_masters(vnf) -> dict[str, tuple[int, list[str]]]:
     """Each master sees the same etcd cluster of 3 (one member per
     master, on its address) and fronts all 3 masters with HAProxy."""
     ips = {m: _body(vnf, m).host.address for m in MASTERS}
-    want = {vnf.node_of(m): [f"http://{ips[m]}:2380"] for m in MASTERS}
+    want = {vnf.node_of(m): [f"https://{ips[m]}:2380"] for m in MASTERS}
     seen = None
     for m in MASTERS:
         members = _etcd_members(vnf, m)
@@ -430,6 +444,16 @@ def test_masters_etcd_haproxy_and_heal(quick, k8s_package, world, login):
         _instantiate(vnf, login, instantiationLevelId="instantiation_level_3")
         assert set(MASTERS) <= set(vnf.vnfcs())
         before = _check_masters(vnf)
+        # kubeadm was told to use that etcd (external, over TLS, each
+        # kube-apiserver on its master's member); its stand-in checked the
+        # member answers with the files named, at init and at each join.
+        cluster_cfg = json.loads(
+            sim.kubectl("-n", "kube-system", "get", "configmap",
+                        "kubeadm-config", "-o", "json").stdout
+        )["data"]["ClusterConfiguration"]  # fmt: skip
+        external = yaml.safe_load(cluster_cfg)["etcd"]["external"]
+        assert external["endpoints"] == ["https://127.0.0.1:2379"]
+        assert external["certFile"].endswith("apiserver-etcd-client.crt")
         victim = "masterNode-1"
         node = vnf.node_of(victim)
         old_ip = _body(vnf, victim).host.address
@@ -468,7 +492,7 @@ def test_masters_etcd_haproxy_and_heal(quick, k8s_package, world, login):
         new_ip = _body(vnf, victim).host.address
         # A new member (new ID) on the new VM's address; the others kept.
         assert after[node][0] != before[node][0]
-        assert after[node][1] == [f"http://{new_ip}:2380"]
+        assert after[node][1] == [f"https://{new_ip}:2380"]
         for other in set(after) - {node}:
             assert after[other] == before[other]
         # Every haproxy.cfg names exactly the masters' current addresses

@@ -43,7 +43,7 @@ def test_endpoint_refuses_hostile_values(bad):
 def test_join_secrets_only_on_stdin():
     join = commands.JoinData("10.0.0.1:6443", HASH, "abcdef.0123456789abcdef",
                              "k" * 64)  # fmt: skip
-    initial = "m-0=http://10.0.0.1:2380,m-1=http://10.0.0.2:2380"
+    initial = "m-0=https://10.0.0.1:2380,m-1=https://10.0.0.2:2380"
     argv = commands.install_master_join(join, "m-1", "10.0.0.2", initial)
     assert argv == ["join", "10.0.0.1:6443", HASH, "m-1", "10.0.0.2", initial]
     assert commands.install_worker(join, "w-0") == [
@@ -55,6 +55,19 @@ def test_join_secrets_only_on_stdin():
         assert secret not in " ".join(argv)
         assert secret not in repr(join)
     assert join.stdin() == f"abcdef.0123456789abcdef\n{'k' * 64}\n"
+
+
+def test_control_plane_join_carries_the_etcd_ca_on_stdin_only():
+    ca = "Q0EgY2VydCBhbmQga2V5"
+    join = commands.JoinData("10.0.0.1:6443", HASH, "abcdef.0123456789abcdef",
+                             "k" * 64, etcd_ca=ca)  # fmt: skip
+    initial = "m-0=https://10.0.0.1:2380"
+    argv = commands.install_master_join(join, "m-1", "10.0.0.2", initial)
+    assert ca not in " ".join(argv)
+    assert ca not in repr(join)
+    assert ca in join.secrets()
+    assert join.stdin().splitlines() == [
+        "abcdef.0123456789abcdef", "k" * 64, ca]  # fmt: skip
 
 
 def test_install_init_quotes_and_validates():
