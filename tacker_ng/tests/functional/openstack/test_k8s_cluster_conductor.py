@@ -179,9 +179,12 @@ def _check_nodes(cloud, sim, servers: dict[str, str]) -> None:
 
 def _etcd_members(boot: Boot, server_id: str) -> list[tuple[str, list]]:
     body = boot.body_of(server_id)
+    pki = body.host.workdir / "home" / "sysconf" / "etcd" / "pki"
     proc = subprocess.run(
         ["ip", "netns", "exec", body.host.name, "etcdctl",
-         "--endpoints", "http://127.0.0.1:2379",
+         "--endpoints", "https://127.0.0.1:2379",
+         "--cacert", str(pki / "ca.crt"), "--cert", str(pki / "member.crt"),
+         "--key", str(pki / "member.key"),
          "member", "list", "-w", "json"],
         capture_output=True, text=True, check=False,
         env=dict(os.environ, ETCDCTL_API="3"),
@@ -264,7 +267,7 @@ def _story(cloud, client, sim, boot, login, inst_id, cnf_vnfd) -> None:
     # etcd: one member per master, on its address, as every master sees it.
     addresses = {m: boot.body_of(servers[m]).host.address for m in MASTERS}
     want = sorted(
-        (_node(m), [f"http://{a}:2380"]) for m, a in addresses.items()
+        (_node(m), [f"https://{a}:2380"]) for m, a in addresses.items()
     )
     for m in MASTERS:
         assert _etcd_members(boot, servers[m]) == want
