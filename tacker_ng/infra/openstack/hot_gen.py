@@ -39,9 +39,9 @@ SUBNET_SUFFIX = "_subnet"
 ATTACHMENT_SUFFIX = "_attachment"
 NESTED_SUFFIX = ".yaml"
 #: Subnet of an internal VL whose VNFD gives no ``l3_protocol_data``
-#: cidr: ``192.168.<100 + n>.0/24`` for the n-th such VL (IPv4), or
-#: ``fd00:0:0:<n>::/64`` (IPv6). Internal networks have no router, so
-#: the ranges only need to differ inside one VNF.
+#: cidr: ``192.168.<100 + n>.0/24`` (IPv4) or ``fd00:0:0:<n>::/64``
+#: (IPv6), n the VL's position among the flavour's VLs sorted by name.
+#: Internal networks have no router: the ranges differ inside one VNF.
 DEFAULT_V4 = "192.168.{n}.0/24"
 DEFAULT_V4_BASE = 100
 DEFAULT_V6 = "fd00:0:0:{n:x}::/64"
@@ -119,7 +119,7 @@ def l3_data(link: VnfVirtualLink) -> dict[str, Any]:
 def subnet(link: VnfVirtualLink, n: int) -> dict[str, Any]:
     """``OS::Neutron::Subnet`` properties of internal VL ``link``.
 
-    ``n`` numbers the VLs without a cidr (see :data:`DEFAULT_V4`).
+    ``n`` is the VL's position by name (see :data:`DEFAULT_V4`).
     """
     data = l3_data(link)
     v6 = data.get("ip_version") == "ipv6" or (
