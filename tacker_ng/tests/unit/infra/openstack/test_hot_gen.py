@@ -96,7 +96,10 @@ def link(name="internalVL1", profile=None, protocols=("ipv4",)):
 
 
 def test_sample_flavour_is_generated_in_the_base_hot_shape(package, flavour):
+    # Onboarded as an OpenStack flavour: neither BaseHOT nor manifests.
     assert flavour.base_hot is None
+    assert flavour.kubernetes_manifests == ()
+    hot.check_user_data(flavour)
     top, files = hot.load(package.root, flavour)
     assert top["parameters"] == {"nfv": {"type": "json"}}
     assert set(top["resources"]) == {"VDU1", "VDU2"}
