@@ -1,8 +1,9 @@
 """The OpenStack infra driver (vimType ``ETSINFV.OPENSTACK_KEYSTONE.V_3``).
 
 One Heat stack per VNF instance (``vnf-<instance id>``), built from the
-flavour's BaseHOT the StandardUserData way: one resource per VNFC with
-its own flavour, image and granted zone. Instantiate, scale, scale to
+flavour's BaseHOT (or one generated from the VNFD, :mod:`.hot_gen`) the
+StandardUserData way: one resource per VNFC with its own flavour, image
+and granted zone. Instantiate, scale, scale to
 level, heal and change flavour are a stack create/update of the wanted
 VNFC set, with AZ reselection when a zone lacks capacity; terminate
 deletes the stack; rollback deletes it (instantiate) or restores the

@@ -7,6 +7,8 @@ template (a nested template, an ``OS::Heat::AutoScalingGroup`` or
 becomes ``[nfv, VDU, VDU1-0, x]`` (and ``[nfv, CP, VDU1_CP1, x]``
 ``[nfv, CP, VDU1_CP1-0, x]``), so each VNFC gets its own flavour, image
 and zone. Package code is never run: another user-data class is refused.
+A flavour without BaseHOT (and without Kubernetes manifests) gets its
+templates generated from the VNFD (:mod:`.hot_gen`), in the same shape.
 """
 
 import copy
@@ -16,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from tacker_ng.infra.openstack import errors, server_groups
+from tacker_ng.infra.openstack import errors, hot_gen, server_groups
 from tacker_ng.infra.openstack.vnfcs import Vnfc
 from tacker_ng.objects.vnfd import DeploymentFlavour
 
@@ -28,11 +30,15 @@ _GROUP_TYPES = {
 
 
 def check_user_data(flavour: DeploymentFlavour) -> None:
-    """Only StandardUserData (or none) is supported; nothing is executed."""
-    if flavour.base_hot is None:
+    """Only StandardUserData (or none) is supported; nothing is executed.
+
+    A flavour without BaseHOT is generated, unless it is a CNF's (it has
+    Kubernetes manifests: not for this driver)."""
+    if flavour.base_hot is None and flavour.kubernetes_manifests:
         raise errors.UnsupportedPackage(
-            reason=f"flavour {flavour.flavour_id} has no BaseHOT/"
-            f"{flavour.flavour_id}/ Heat template"
+            reason=f"flavour {flavour.flavour_id} has Kubernetes manifests "
+            f"and no BaseHOT/{flavour.flavour_id}/ Heat template: it is a "
+            "CNF flavour, not one for OpenStack"
         )
     user = flavour.user_data
     if user is not None and user.class_name != STANDARD_USER_DATA:
@@ -41,6 +47,8 @@ def check_user_data(flavour: DeploymentFlavour) -> None:
             f"supported; tacker-ng runs no package code and implements "
             f"only {STANDARD_USER_DATA}"
         )
+    if flavour.base_hot is None:
+        return
     missing = [v for v in flavour.vdus if v not in flavour.base_hot.resources]
     if missing:
         raise errors.UnsupportedPackage(
@@ -52,9 +60,12 @@ def check_user_data(flavour: DeploymentFlavour) -> None:
 def load(
     package_root: Path, flavour: DeploymentFlavour
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """(top template, files for Heat: nested template name -> text)."""
+    """(top template, files for Heat: nested template name -> text):
+    the flavour's BaseHOT, or templates generated from the VNFD."""
     check_user_data(flavour)
     hot = flavour.base_hot
+    if hot is None:
+        return hot_gen.generate(flavour)
     top = yaml.safe_load((package_root / hot.template).read_text())
     files = {
         name: (package_root / path).read_text()
