@@ -54,6 +54,34 @@ def compose(
     return body
 
 
+#: Attributes of CreateVnfSnapshotInfoRequest and
+#: VnfSnapshotInfoModificationRequest tacker-ng cannot honour, and why.
+UNSUPPORTED = {
+    "vnfSnapshotPkgId": (
+        "tacker-ng does not fetch VNF snapshot packages from the NFVO "
+        "(SOL005 VNF snapshot package management is not implemented); a "
+        "VnfSnapshotInfo is filled by create_snapshot only"
+    ),
+    "vnfSnapshot": (
+        "tacker-ng holds only the snapshots it took itself "
+        "(create_snapshot): a VnfSnapshot from elsewhere names VIM "
+        "resources it did not create and can neither revert to nor delete "
+        "safely"
+    ),
+}
+
+
+def unsupported(body: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The first attribute of ``body`` (a create or merge-patch body)
+    that would set something tacker-ng cannot honour, with the reason; a
+    merge-patch null (remove) on an empty VnfSnapshotInfo changes
+    nothing and is no such attribute."""
+    for name, reason in UNSUPPORTED.items():
+        if body.get(name) is not None:
+            return name, reason
+    return None
+
+
 def view(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """A VnfSnapshotInfo (SOL003 5.5.2.22) from a ``vnf_snapshots`` row;
     VIM credentials removed."""

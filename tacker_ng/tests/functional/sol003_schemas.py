@@ -97,6 +97,11 @@ def _errata(node):
     return out
 
 
+#: The common error codes of SOL013 clause 6.4 (table 6.4-1) that a
+#: SOL003 resource may answer besides those its own table lists.
+SOL013_COMMON = frozenset({400, 401, 403, 404, 405, 406, 413, 414, 416, 422})
+
+
 def _resolve(doc: dict, node: dict) -> dict:
     while "$ref" in node:
         section, name = node["$ref"].split("/")[-2:]
@@ -114,11 +119,17 @@ def response_schema(
     for regex, template in _templates(doc_path):
         if regex.match(path):
             operation = doc["paths"][template][method.lower()]
-            if str(status) not in operation["responses"]:
+            responses = operation["responses"]
+            if str(status) not in responses and status in SOL013_COMMON:
+                # Every SOL003 table ends "In addition, the 4xx/5xx
+                # response codes defined in clause 6.4 of ETSI GS NFV-SOL
+                # 013 may be returned": a ProblemDetails like the 400's.
+                responses = {**responses, str(status): responses["400"]}
+            if str(status) not in responses:
                 raise AssertionError(
                     f"SOL003 allows no {status} for {method} {template}"
                 )
-            response = _resolve(doc, operation["responses"][str(status)])
+            response = _resolve(doc, responses[str(status)])
             if "response body shall be empty" in response.get(
                 "description", ""
             ):

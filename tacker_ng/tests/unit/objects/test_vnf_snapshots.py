@@ -148,3 +148,25 @@ def test_image_of(instance):
     snap = rules.compose(BASE, instance, "occ-1", _taken(), {})
     assert rules.image_of(snap, "c2") == "img-c2"
     assert rules.image_of(snap, "c9") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ({}, None),
+        ({"vnfSnapshotPkgId": None, "vnfSnapshot": None}, None),
+        ({"vnfSnapshotPkgId": "pkg-1"}, "vnfSnapshotPkgId"),
+        ({"vnfSnapshot": {}}, "vnfSnapshot"),
+        (
+            {"vnfSnapshot": {"id": "x"}, "vnfSnapshotPkgId": None},
+            "vnfSnapshot",
+        ),
+    ],
+)
+def test_unsupported_names_the_attribute(body, named):
+    found = rules.unsupported(body)
+    if named is None:
+        assert found is None
+    else:
+        assert found is not None and found[0] == named
+        assert found[1] == rules.UNSUPPORTED[named]
