@@ -293,3 +293,42 @@ def test_revert_rescales(cloud, vnf):
     finally:
         for snapshot in taken:
             vnf.driver.delete_snapshot(vim, snapshot)
+
+
+def test_failed_revert_rollback_puts_the_vnfc_set_back(cloud, vnf):
+    """A revert cancelled (FORCEFUL) after its stack update removed the
+    VNFCs of a scale-out is rolled back: the stack and instantiatedVnfInfo
+    have the scaled-out VNFC set again."""
+    vim = vnf.instance["vimConnectionInfo"]["vim1"]
+    snap, _ = _snapshot(vnf)
+    try:
+        vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+        scaled = copy.deepcopy(vnf.instance["instantiatedVnfInfo"])
+        task = vnf.task(
+            Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}
+        )
+        task.vnf_snapshot = snap
+        task.cancel_requested = lambda: (
+            "FORCEFUL" if "restacked" in task.progress else None
+        )
+        vnf.last = {"task": task, "progress": task.progress}
+        with pytest.raises(base.Cancelled):
+            vnf.driver.revert_to_snapshot(task)
+        assert _stack_vnfcs(cloud, vnf) == {
+            v["metadata"]["stackResource"]
+            for v in snap["vnfInstance"]["instantiatedVnfInfo"][
+                "vnfcResourceInfo"
+            ]
+        }
+        # The cancel ended the revert; its rollback runs uncancelled.
+        task.cancel_requested = lambda: None
+        vnf.rollback()
+        assert _stack_vnfcs(cloud, vnf) == set(vnf.vnfcs())
+        now = vnf.instance["instantiatedVnfInfo"]
+        assert [v["id"] for v in now["vnfcResourceInfo"]] == [
+            v["id"] for v in scaled["vnfcResourceInfo"]
+        ]
+        assert now["scaleStatus"] == scaled["scaleStatus"]
+        vnf.run(Op.SCALE, {"type": "SCALE_IN", "aspectId": "VDU1_scale"})
+    finally:
+        vnf.driver.delete_snapshot(vim, snap)
