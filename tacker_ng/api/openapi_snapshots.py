@@ -30,6 +30,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         ),
         _links=o.OBJECT,
     ),
+    "VnfSnapshotInfoModifications": o._obj(
+        [], vnfSnapshotPkgId=o.ID, vnfSnapshot=o.OBJECT
+    ),
 }
 
 
@@ -51,6 +54,7 @@ def paths() -> dict[str, dict]:
                 "Create an empty VNF snapshot resource.",
                 o._ok("201", o._ref("VnfSnapshotInfo"), "Created."),
                 lcm_schemas.CREATE_VNF_SNAPSHOT_INFO_REQUEST,
+                extra_errors=("422",),
             ),
         },
         f"{SNAPS}/{{vnfSnapshotInfoId}}": {
@@ -60,10 +64,31 @@ def paths() -> dict[str, dict]:
                 "Show a VNF snapshot.",
                 o._ok("200", o._ref("VnfSnapshotInfo"), "The snapshot."),
             ),
+            "patch": o._op(
+                "modifyVnfSnapshotInfo",
+                "Modify an empty VNF snapshot (JSON Merge Patch).",
+                o._ok(
+                    "200",
+                    o._ref("VnfSnapshotInfoModifications"),
+                    "The attributes modified.",
+                ),
+                lcm_schemas.VNF_SNAPSHOT_INFO_MODIFICATION_REQUEST,
+                media="application/merge-patch+json",
+                extra_errors=("409", "422"),
+            ),
             "delete": o._op(
                 "deleteVnfSnapshotInfo",
                 "Delete a VNF snapshot; a conductor deletes its images.",
                 o._ok("204", None, "Deleted."),
+                extra_errors=("409",),
+            ),
+        },
+        f"{SNAPS}/{{vnfSnapshotInfoId}}/vnf_state_snapshot": {
+            "parameters": [o._id_param("vnfSnapshotInfoId")],
+            "get": o._op(
+                "showVnfStateSnapshot",
+                "VNF state snapshot content: tacker-ng takes none (409).",
+                {},
                 extra_errors=("409",),
             ),
         },

@@ -26,6 +26,13 @@ class VnfSnapshotNotFound(exceptions.NotFound):
     message = "VNF snapshot {id} does not exist."
 
 
+class VnfSnapshotFilled(exceptions.Conflict):
+    message = (
+        "VNF snapshot {id} already holds a VnfSnapshot; SOL003 allows "
+        "modifying a VnfSnapshotInfo only while it is empty."
+    )
+
+
 class VnfSnapshotInUse(exceptions.Conflict):
     message = (
         "VNF snapshot {id} is in use by op occ {op_occ_id}; try again once "
@@ -155,6 +162,31 @@ def _update_if_free(
     if not done:
         row = get(session, snapshot_id, project_id)
         raise VnfSnapshotInUse(id=snapshot_id, op_occ_id=row["op_occ_id"])
+
+
+def check_modifiable(
+    session: orm.Session, snapshot_id: str, project_id: str | None
+) -> Mapping[str, Any]:
+    """PATCH: lock the row if it is empty (no VnfSnapshot: its
+    ``vnf_instance_id`` is set with it) and no unfinished op occ uses
+    it; else 409 (404 if it does not exist). Returns the row."""
+    done = session.execute(
+        sa.update(SNAPSHOTS)
+        .where(
+            SNAPSHOTS.c.id == snapshot_id,
+            SNAPSHOTS.c.deleting.is_(False),
+            SNAPSHOTS.c.vnf_instance_id.is_(None),
+            _visible(project_id),
+            _free(),
+        )
+        .values(updated_at=utcnow())
+    ).rowcount
+    row = get(session, snapshot_id, project_id)
+    if not done:
+        if row["vnf_instance_id"] is not None:
+            raise VnfSnapshotFilled(id=snapshot_id)
+        raise VnfSnapshotInUse(id=snapshot_id, op_occ_id=row["op_occ_id"])
+    return row
 
 
 def remove(session: orm.Session, snapshot_id: str) -> None:

@@ -2,10 +2,10 @@
 
 The VnfSnapshot body is composed from the instance as it was and the
 VNFC snapshots the infra driver took; a revert is allowed only to a
-snapshot of the same instance, VNFD and VNFCs (tacker-ng reverts VNFC
-contents and the instance's information, it does not re-scale), and
-restores ``instantiatedVnfInfo`` as of the snapshot with the servers the
-VNFCs run on now.
+snapshot of the same instance, VNFD and deployment flavour. It brings
+back the snapshot's VNFC set (re-scaling when the VNF was scaled since),
+the VNFCs' contents and the instance's information: ``instantiatedVnfInfo``
+as of the snapshot with the servers the VNFCs run on after the revert.
 """
 
 import uuid
@@ -54,6 +54,34 @@ def compose(
     return body
 
 
+#: Attributes of CreateVnfSnapshotInfoRequest and
+#: VnfSnapshotInfoModificationRequest tacker-ng cannot honour, and why.
+UNSUPPORTED = {
+    "vnfSnapshotPkgId": (
+        "tacker-ng does not fetch VNF snapshot packages from the NFVO "
+        "(SOL005 VNF snapshot package management is not implemented); a "
+        "VnfSnapshotInfo is filled by create_snapshot only"
+    ),
+    "vnfSnapshot": (
+        "tacker-ng holds only the snapshots it took itself "
+        "(create_snapshot): a VnfSnapshot from elsewhere names VIM "
+        "resources it did not create and can neither revert to nor delete "
+        "safely"
+    ),
+}
+
+
+def unsupported(body: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The first attribute of ``body`` (a create or merge-patch body)
+    that would set something tacker-ng cannot honour, with the reason; a
+    merge-patch null (remove) on an empty VnfSnapshotInfo changes
+    nothing and is no such attribute."""
+    for name, reason in UNSUPPORTED.items():
+        if body.get(name) is not None:
+            return name, reason
+    return None
+
+
 def view(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """A VnfSnapshotInfo (SOL003 5.5.2.22) from a ``vnf_snapshots`` row;
     VIM credentials removed."""
@@ -92,22 +120,71 @@ def revert_conflict(
             f"it was taken with VNFD {snapshot['vnfdId']}; the instance now "
             f"uses {instance['vnfd_id']}"
         )
-    then = vnfc_ids(snapshot["vnfInstance"].get("instantiatedVnfInfo"))
-    now = vnfc_ids(instance.get("instantiated_vnf_info"))
+    then = (snapshot["vnfInstance"].get("instantiatedVnfInfo") or {}).get(
+        "flavourId"
+    )
+    now = (instance.get("instantiated_vnf_info") or {}).get("flavourId")
     if then != now:
         return (
-            "the VNF's VNFCs changed since (scaled or re-instantiated): "
-            f"{len(then)} then, {len(now)} now; a revert does not re-scale"
+            f"it was taken with deployment flavour {then}; the instance now "
+            f"uses {now} (a revert does not change the flavour back)"
         )
+    missing = sorted(
+        vnfc_ids(snapshot["vnfInstance"].get("instantiatedVnfInfo"))
+        - {s.get("vnfcResourceInfoId") for s in snapshot["vnfcSnapshots"]}
+    )
+    if missing:
+        return f"it has no image of VNFC(s) {', '.join(missing)}"
     return None
+
+
+def needs_rescale(
+    snapshot: Mapping[str, Any], current: Mapping[str, Any] | None
+) -> bool:
+    """Whether the VNFCs of ``current`` (an instantiatedVnfInfo) are not
+    the snapshot's: the VNF was scaled (or healed into new VNFCs) since,
+    and a revert must bring the snapshot's VNFC set back first."""
+    then = vnfc_ids(snapshot["vnfInstance"].get("instantiatedVnfInfo"))
+    return then != vnfc_ids(current)
+
+
+def revert_changes(
+    before: Mapping[str, Any] | None, after: list[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """affectedVnfcs of a revert: the VNFCs of ``after`` (vnfcResourceInfo
+    once reverted) MODIFIED (rebuilt) or ADDED (brought back), those of
+    ``before`` (the instantiatedVnfInfo) it no longer has REMOVED."""
+    old = {v["id"]: v for v in (before or {}).get("vnfcResourceInfo") or []}
+    new = {v["id"] for v in after}
+    changes = [
+        {
+            "id": v["id"],
+            "vduId": v["vduId"],
+            "changeType": "MODIFIED" if v["id"] in old else "ADDED",
+            "computeResource": v["computeResource"],
+        }
+        for v in after
+    ]
+    changes += [
+        {
+            "id": v["id"],
+            "vduId": v["vduId"],
+            "changeType": "REMOVED",
+            "computeResource": v["computeResource"],
+        }
+        for vnfc_id, v in old.items()
+        if vnfc_id not in new
+    ]
+    return changes
 
 
 def restored_info(
     snapshot: Mapping[str, Any], current: Mapping[str, Any]
 ) -> dict[str, Any]:
     """instantiatedVnfInfo as of ``snapshot``, each VNFC on the server it
-    runs on now (a heal since the snapshot replaced some servers; revert
-    rebuilt those from the snapshot's images)."""
+    runs on after the revert (``current``: a heal since the snapshot
+    replaced some servers, a re-scale brought back others; the revert
+    rebuilt them all from the snapshot's images)."""
     info = dict(snapshot["vnfInstance"]["instantiatedVnfInfo"])
     now = {v["id"]: v for v in current.get("vnfcResourceInfo") or []}
     vnfcs = []

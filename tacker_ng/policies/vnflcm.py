@@ -90,6 +90,20 @@ _RULES = [
     ("snapshot_index", READER, "List VNF snapshots.", "GET", SNAPS),
     ("snapshot_show", READER, "Show a VNF snapshot.", "GET", SNAP),
     (
+        "snapshot_update",
+        MEMBER,
+        "Modify an empty VNF snapshot resource.",
+        "PATCH",
+        SNAP,
+    ),
+    (
+        "snapshot_state_show",
+        READER,
+        "Fetch the VNF state snapshot of a VNF snapshot.",
+        "GET",
+        f"{SNAP}/vnf_state_snapshot",
+    ),
+    (
         "snapshot_delete",
         MEMBER,
         "Delete a VNF snapshot and its VIM images.",

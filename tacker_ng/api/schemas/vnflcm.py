@@ -418,11 +418,29 @@ REVERT_TO_VNF_SNAPSHOT_REQUEST = {
     "additionalProperties": False,
 }
 
-#: CreateVnfSnapshotInfoRequest (SOL003 5.5.2.20a). Only an empty
-#: resource (filled by create_snapshot) is supported: importing a
-#: snapshot package or another VNFM's VnfSnapshot is not.
+#: CreateVnfSnapshotInfoRequest (SOL003 5.5.2.20a). Both attributes are
+#: well formed here and refused with a 422 naming them by the controller:
+#: only an empty resource (filled by create_snapshot) is supported.
 CREATE_VNF_SNAPSHOT_INFO_REQUEST = {
     "type": "object",
-    "properties": {},
+    "properties": {
+        "vnfSnapshotPkgId": IDENTIFIER,
+        "vnfSnapshot": KEY_VALUE_PAIRS,
+    },
+    "additionalProperties": False,
+}
+
+#: VnfSnapshotInfoModificationRequest (SOL003 5.5.2.24), a JSON merge
+#: patch: null removes an attribute.
+VNF_SNAPSHOT_INFO_MODIFICATION_REQUEST = {
+    "type": "object",
+    "properties": {
+        "vnfSnapshotPkgId": {
+            "type": ["string", "null"],
+            "minLength": 1,
+            "maxLength": 255,
+        },
+        "vnfSnapshot": {"type": ["object", "null"]},
+    },
     "additionalProperties": False,
 }

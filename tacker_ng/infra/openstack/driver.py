@@ -28,12 +28,14 @@ from tacker_ng.infra.openstack import (
     info,
     nova,
     power,
+    restack,
     session,
     snapshot,
     vnfcs,
 )
 from tacker_ng.infra.openstack import errors as os_errors
 from tacker_ng.objects import lcm
+from tacker_ng.objects import vnf_snapshots as rules
 from tacker_ng.placement import az_errors, az_select
 
 LOG = logging.getLogger(__name__)
@@ -139,7 +141,41 @@ class OpenStackDriver(base.InfraDriver):
         )
 
     def revert_to_snapshot(self, task: base.LcmTask) -> base.LcmResult:
-        return snapshot.revert(self._vim(task).nova, task, self.conf)
+        """Bring the snapshot's VNFC set back if the VNF was scaled since
+        (a stack update, like a scale's), then rebuild every VNFC."""
+        vim = self._vim(task)
+        wanted = task.vnf_snapshot or {}
+        snapshot.check_images(wanted)
+        info_now = task.instance.get("instantiatedVnfInfo") or {}
+        progress = task.progress
+        if "restacked" not in progress and rules.needs_rescale(
+            wanted, info_now
+        ):
+            stack_id = self._stack_id(task, vim)
+            if stack_id is None:
+                raise os_errors.VimError(
+                    reason=f"stack {self.stack_name(task)} not found"
+                )
+            then = vnfcs.existing(wanted["vnfInstance"])
+            progress["stack_changed"] = True
+            task.save_progress()
+            restack.restack(
+                vim.heat,
+                vim.nova,
+                task,
+                stack_id,
+                task.vnfd.flavour(info_now["flavourId"]),
+                then,
+                "revert to snapshot",
+                self.conf,
+            )
+            progress["restacked"] = [
+                info.vnfc_resource_info(v, vim.vim_id) for v in then
+            ]
+            task.save_progress()
+        return snapshot.revert(
+            vim.nova, task, self.conf, progress.get("restacked")
+        )
 
     def delete_snapshot(
         self, vim: dict[str, Any], vnf_snapshot: dict[str, Any]
@@ -175,14 +211,13 @@ class OpenStackDriver(base.InfraDriver):
             return power.undo(vim.nova, task, self.conf)
         if task.operation == Op.CREATE_SNAPSHOT:
             return snapshot.undo_create(vim.glance, task)
-        if task.operation == Op.REVERT_TO_SNAPSHOT:
-            # Rebuilt disks cannot be put back; the instance keeps its info.
-            return base.LcmResult()
         if task.operation not in (
             Op.SCALE,
             Op.SCALE_TO_LEVEL,
             Op.HEAL,
             Op.CHANGE_FLAVOUR,
+            # Rebuilt disks cannot be put back, but a re-scale is undone.
+            Op.REVERT_TO_SNAPSHOT,
         ):
             return self._unsupported(task)
         if not stack_id or not task.progress.get("stack_changed"):
@@ -190,33 +225,16 @@ class OpenStackDriver(base.InfraDriver):
         old = task.instance["instantiatedVnfInfo"]["flavourId"]
         flavour = task.vnfd.flavour(old)
         before = vnfcs.existing(task.instance)
-        top, files = hot.load(task.package_root, flavour)
-        template, files = hot.join_server_groups(
-            hot.expand(top, flavour, before),
-            files,
-            before,
+        restack.restack(
+            vim.heat,
+            vim.nova,
+            task,
+            stack_id,
             flavour,
-            self.conf.placement.fallback_best_effort,
-        )
-        template, files = host_keys.inject(
-            template,
-            files,
             before,
-            {v.vdu_id for v in before if v.host_key},
-            {},
+            "rollback",
+            self.conf,
         )
-        params = hot.nfv_parameter(
-            flavour, before, info.cp_networks(task), template
-        )
-        vim.heat.update(stack_id, template, files, {"nfv": params})
-        stack = vim.heat.wait(stack_id)
-        if stack["stack_status"] not in COMPLETE:
-            raise os_errors.StackFailed(
-                stack=stack_id,
-                action="UPDATE (rollback)",
-                reason=stack.get("stack_status_reason"),
-            )
-        self._read_servers(vim, stack_id, before)
         rollback_task = dataclasses.replace(task, request={})
         return base.LcmResult(
             instantiated_vnf_info=info.instantiated_vnf_info(
@@ -319,7 +337,7 @@ class OpenStackDriver(base.InfraDriver):
             conf=self.conf,
         )
         vnfcs.apply_zones(plan.after, final)
-        self._read_servers(vim, state["stack_id"], plan.after)
+        restack.read_servers(vim.heat, vim.nova, state["stack_id"], plan.after)
         result = base.LcmResult(
             instantiated_vnf_info=info.instantiated_vnf_info(
                 task, flavour, plan.after, vim.vim_id
@@ -465,26 +483,3 @@ class OpenStackDriver(base.InfraDriver):
             return None
         fault = server["fault"]
         return f"{fault.get('message', '')}, Code: {fault.get('code', '')}"
-
-    def _read_servers(self, vim: _Vim, stack_id: str, wanted: list) -> None:
-        """Fill server ids and the zones Nova really placed them in."""
-        names = {v.name for v in wanted}
-        servers = heat.servers_by_vnfc(vim.heat.resources(stack_id), names)
-        for vnfc in wanted:
-            server = servers.get(vnfc.name)
-            if server is None:
-                raise os_errors.VimError(
-                    reason=f"stack {stack_id} has no server for {vnfc.name}"
-                )
-            vnfc.server_id = server["physical_resource_id"]
-            seen = vim.nova.server(vnfc.server_id)
-            if seen and seen["zone"] and vnfc.zone is None:
-                vnfc.observed_zone = seen["zone"]
-            elif seen and seen["zone"] and seen["zone"] != vnfc.zone:
-                LOG.warning(
-                    "%s runs in %s, not in %s",
-                    vnfc.name,
-                    seen["zone"],
-                    vnfc.zone,
-                )
-                vnfc.zone = seen["zone"]

@@ -1,5 +1,6 @@
 """VNF snapshots on OpenStack: a Nova image of each VNFC's server; revert
-rebuilds each server from its image.
+rebuilds each server from its image (after the driver brought the
+snapshot's VNFC set back with a stack update when the VNF was scaled).
 
 createImage of a volume-backed server also makes Cinder snapshots, which
 Nova lists in the image's ``block_device_mapping`` and a rebuild uses;
@@ -171,14 +172,31 @@ def _wanted_states(snapshot: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def check_images(snapshot: dict[str, Any]) -> None:
+    """Refuse, before anything changes, a snapshot lacking the image of
+    one of its VNFCs."""
+    info = snapshot["vnfInstance"].get("instantiatedVnfInfo") or {}
+    for vnfc in info.get("vnfcResourceInfo") or []:
+        if rules.image_of(snapshot, vnfc["id"]) is None:
+            raise errors.InvalidRequest(
+                reason=f"the snapshot has no image of VNFC {vnfc['id']}"
+            )
+
+
 def revert(
-    client: nova.Nova, task: base.LcmTask, conf: cfg.ConfigOpts
+    client: nova.Nova,
+    task: base.LcmTask,
+    conf: cfg.ConfigOpts,
+    vnfcs: list[dict[str, Any]] | None = None,
 ) -> base.LcmResult:
     """Rebuild every VNFC's server from its snapshot image, power it as
-    it was then, and answer instantiatedVnfInfo as of the snapshot."""
+    it was then, and answer instantiatedVnfInfo as of the snapshot.
+    ``vnfcs``: the vnfcResourceInfo to rebuild (the snapshot's VNFCs on
+    the servers a re-scale left); default the instance's."""
     snapshot = task.vnf_snapshot or {}
     info = task.instance.get("instantiatedVnfInfo") or {}
-    vnfcs = info.get("vnfcResourceInfo") or []
+    if vnfcs is None:
+        vnfcs = info.get("vnfcResourceInfo") or []
     rebuilt: dict[str, str] = task.progress.setdefault("rebuilt", {})
     # The status each server is to come back to from its rebuild.
     settles: dict[str, str] = task.progress.setdefault("rebuild_settles", {})
@@ -217,18 +235,10 @@ def revert(
         wanted = "ACTIVE" if started else "SHUTOFF"
         _wait_status(client, server_id, wanted, timeout, interval, task)
     return base.LcmResult(
-        instantiated_vnf_info=rules.restored_info(snapshot, info),
-        resource_changes={
-            "affectedVnfcs": [
-                {
-                    "id": v["id"],
-                    "vduId": v["vduId"],
-                    "changeType": "MODIFIED",
-                    "computeResource": v["computeResource"],
-                }
-                for v in vnfcs
-            ]
-        },
+        instantiated_vnf_info=rules.restored_info(
+            snapshot, {**info, "vnfcResourceInfo": vnfcs}
+        ),
+        resource_changes={"affectedVnfcs": rules.revert_changes(info, vnfcs)},
     )
 
 

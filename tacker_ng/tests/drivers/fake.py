@@ -289,14 +289,30 @@ class FakeInfraDriver(base.InfraDriver):
         )
 
     def revert_to_snapshot(self, task):
-        """The snapshot's info on the current servers."""
+        """The snapshot's info on the current servers; a VNFC scaled in
+        since gets a new server."""
         self._run(task)
         info = self._info(task)
+        now = {v["id"]: v for v in info.get("vnfcResourceInfo") or []}
+        then = task.vnf_snapshot["vnfInstance"]["instantiatedVnfInfo"]
+        after = [
+            now.get(v["id"])
+            or {
+                **v,
+                "computeResource": {
+                    **v["computeResource"],
+                    "resourceId": f"fake-server-{uuid.uuid4()}",
+                },
+            }
+            for v in then.get("vnfcResourceInfo") or []
+        ]
         return base.LcmResult(
             instantiated_vnf_info=snapshot_rules.restored_info(
-                task.vnf_snapshot, info
+                task.vnf_snapshot, {**info, "vnfcResourceInfo": after}
             ),
-            resource_changes=self._changes(modified=self._vnfcs(task, info)),
+            resource_changes={
+                "affectedVnfcs": snapshot_rules.revert_changes(info, after)
+            },
         )
 
     def delete_snapshot(self, vim, vnf_snapshot):

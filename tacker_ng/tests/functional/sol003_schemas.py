@@ -97,6 +97,11 @@ def _errata(node):
     return out
 
 
+#: The common error codes of SOL013 clause 6.4 (table 6.4-1) that a
+#: SOL003 resource may answer besides those its own table lists.
+SOL013_COMMON = frozenset({400, 401, 403, 404, 405, 406, 413, 414, 416, 422})
+
+
 def _resolve(doc: dict, node: dict) -> dict:
     while "$ref" in node:
         section, name = node["$ref"].split("/")[-2:]
@@ -114,11 +119,17 @@ def response_schema(
     for regex, template in _templates(doc_path):
         if regex.match(path):
             operation = doc["paths"][template][method.lower()]
-            if str(status) not in operation["responses"]:
+            responses = operation["responses"]
+            if str(status) not in responses and status in SOL013_COMMON:
+                # Every SOL003 table ends "In addition, the 4xx/5xx
+                # response codes defined in clause 6.4 of ETSI GS NFV-SOL
+                # 013 may be returned": a ProblemDetails like the 400's.
+                responses = {**responses, str(status): responses["400"]}
+            if str(status) not in responses:
                 raise AssertionError(
                     f"SOL003 allows no {status} for {method} {template}"
                 )
-            response = _resolve(doc, operation["responses"][str(status)])
+            response = _resolve(doc, responses[str(status)])
             if "response body shall be empty" in response.get(
                 "description", ""
             ):
@@ -190,7 +201,10 @@ def fuzzing_document(server: str) -> dict:
     list 200s of op occs and subscriptions are arrays; a PATCH 202 has no
     body, whatever schema it also carries) and one more: its error
     responses declare ``application/json``, where SOL013 clause 6.4 says a
-    ProblemDetails is ``application/problem+json`` (both are accepted).
+    ProblemDetails is ``application/problem+json`` (both are accepted),
+    and each operation may answer the common 4xx codes of SOL013 6.4
+    (e.g. 422) that every SOL003 table allows besides its own, and 415
+    for a body in another media type.
     The VnfSnapshot defects too: required names read as the data model
     tables name them (:data:`_RENAMED_REQUIRED`), and the 200 of GET
     /vnf_snapshots/{id} is one VnfSnapshotInfo, not an array."""
@@ -215,7 +229,18 @@ def fuzzing_document(server: str) -> dict:
         for operation in item.values():
             if not isinstance(operation, dict):
                 continue
-            for status, response in (operation.get("responses") or {}).items():
+            responses = operation.get("responses") or {}
+            if "400" in responses:
+                # As validate() reads it: the SOL013 6.4 common codes too,
+                # and 415 (RFC 9110 15.5.16) for a body in a media type
+                # the resource does not take, which the document lists
+                # nowhere though the fuzzer sends such bodies.
+                codes = set(SOL013_COMMON)
+                if "requestBody" in operation:
+                    codes.add(415)
+                for code in sorted(codes):
+                    responses.setdefault(str(code), responses["400"])
+            for status, response in responses.items():
                 target = _resolve(doc, response)
                 content = target.get("content") or {}
                 if status.startswith(("4", "5")) and "application/json" in (

@@ -12,6 +12,7 @@ import copy
 import uuid
 
 import pytest
+from novaclient import exceptions as nova_exc
 from oslo_config import cfg
 
 from tacker_ng.infra import base
@@ -183,3 +184,151 @@ def test_failed_snapshot_rollback_deletes_its_images(cloud, vnf):
     vnf.rollback()
     for image_id in requested:
         assert _image(cloud, image_id) is None
+
+
+def _snapshot(vnf) -> tuple[dict, dict[str, str]]:
+    """Take a snapshot; the VnfSnapshot and VNFC id -> image id."""
+    result = vnf.run(Op.CREATE_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"})
+    occ_id = str(uuid.uuid4())
+    snapshot = rules.compose(
+        "http://vnfm", _row(vnf.instance), occ_id, result.vnf_snapshot, {}
+    )
+    images = {
+        s["vnfcResourceInfoId"]: s["computeSnapshotResource"]["resourceId"]
+        for s in snapshot["vnfcSnapshots"]
+    }
+    return snapshot, images
+
+
+def _stack_vnfcs(cloud, vnf) -> set[str]:
+    """Names of the VNFC resources Heat's stack holds."""
+    return {
+        r.resource_name
+        for r in cloud.heat().resources.list(vnf.stack_name)
+        if r.resource_name.startswith("VDU")
+    }
+
+
+def _check_reverted(cloud, vnf, snapshot: dict, images: dict) -> None:
+    """The VNF is the snapshot's: its VNFCs and scaleStatus, in the stack
+    too, each server ACTIVE on its VNFC's snapshot image."""
+    nova = cloud.nova(admin=True)
+    then = snapshot["vnfInstance"]["instantiatedVnfInfo"]
+    now = vnf.instance["instantiatedVnfInfo"]
+    assert [v["id"] for v in now["vnfcResourceInfo"]] == [
+        v["id"] for v in then["vnfcResourceInfo"]
+    ]
+    assert now["scaleStatus"] == then["scaleStatus"]
+    assert _stack_vnfcs(cloud, vnf) == set(vnf.vnfcs())
+    for name, vnfc in vnf.vnfcs().items():
+        server = nova.servers.get(vnfc["computeResource"]["resourceId"])
+        assert server.image["id"] == images[vnfc["id"]], name
+        assert server.status == "ACTIVE", (name, server.status)
+
+
+def _level(info: dict, aspect: str) -> int:
+    return next(
+        s["scaleLevel"] for s in info["scaleStatus"] if s["aspectId"] == aspect
+    )
+
+
+def test_revert_rescales(cloud, vnf):
+    """Snapshot A, scale VDU1 out (+2 VNFCs), snapshot B. Revert to A:
+    the 2 VNFCs added since are removed from the stack (their servers
+    deleted), scaleStatus is A's, every remaining server runs its A image.
+    Revert to B: the 2 VNFCs come back on new servers rebuilt from their B
+    images, scaleStatus is B's. At most 6 servers, 10 images, all
+    removed."""
+    nova = cloud.nova(admin=True)
+    vim = vnf.instance["vimConnectionInfo"]["vim1"]
+    taken: list[dict] = []
+    try:
+        snap_a, images_a = _snapshot(vnf)
+        taken.append(snap_a)
+        level_a = _level(vnf.instance["instantiatedVnfInfo"], "VDU1_scale")
+        vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+        scaled = copy.deepcopy(vnf.instance["instantiatedVnfInfo"])
+        assert _level(scaled, "VDU1_scale") == level_a + 1
+        snap_b, images_b = _snapshot(vnf)
+        taken.append(snap_b)
+        added = {
+            v["id"]: v["computeResource"]["resourceId"]
+            for v in scaled["vnfcResourceInfo"]
+            if v["id"] not in images_a
+        }
+        assert len(added) == 2
+        # Back to A: scaled in by the stack update, then rebuilt.
+        result = _revert(vnf, snap_a)
+        _check_reverted(cloud, vnf, snap_a, images_a)
+        for server_id in added.values():
+            with pytest.raises(nova_exc.NotFound):
+                nova.servers.get(server_id)
+        changes = {
+            c["id"]: c["changeType"]
+            for c in result.resource_changes["affectedVnfcs"]
+        }
+        assert {i for i, c in changes.items() if c == "REMOVED"} == set(added)
+        assert {i for i, c in changes.items() if c == "MODIFIED"} == set(
+            images_a
+        )
+        # Forward to B: the two VNFCs are back, on new servers.
+        result = _revert(vnf, snap_b)
+        _check_reverted(cloud, vnf, snap_b, images_b)
+        back = {
+            vnfc["id"]: vnfc["computeResource"]["resourceId"]
+            for vnfc in vnf.vnfcs().values()
+            if vnfc["id"] in added
+        }
+        assert set(back) == set(added)
+        assert not set(back.values()) & set(added.values())
+        changes = {
+            c["id"]: c["changeType"]
+            for c in result.resource_changes["affectedVnfcs"]
+        }
+        assert {i for i, c in changes.items() if c == "ADDED"} == set(added)
+        vnf.run(Op.SCALE, {"type": "SCALE_IN", "aspectId": "VDU1_scale"})
+        assert _level(vnf.instance["instantiatedVnfInfo"], "VDU1_scale") == (
+            level_a
+        )
+    finally:
+        for snapshot in taken:
+            vnf.driver.delete_snapshot(vim, snapshot)
+
+
+def test_failed_revert_rollback_puts_the_vnfc_set_back(cloud, vnf):
+    """A revert cancelled (FORCEFUL) after its stack update removed the
+    VNFCs of a scale-out is rolled back: the stack and instantiatedVnfInfo
+    have the scaled-out VNFC set again."""
+    vim = vnf.instance["vimConnectionInfo"]["vim1"]
+    snap, _ = _snapshot(vnf)
+    try:
+        vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+        scaled = copy.deepcopy(vnf.instance["instantiatedVnfInfo"])
+        task = vnf.task(
+            Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}
+        )
+        task.vnf_snapshot = snap
+        task.cancel_requested = lambda: (
+            "FORCEFUL" if "restacked" in task.progress else None
+        )
+        vnf.last = {"task": task, "progress": task.progress}
+        with pytest.raises(base.Cancelled):
+            vnf.driver.revert_to_snapshot(task)
+        assert _stack_vnfcs(cloud, vnf) == {
+            v["metadata"]["stackResource"]
+            for v in snap["vnfInstance"]["instantiatedVnfInfo"][
+                "vnfcResourceInfo"
+            ]
+        }
+        # The cancel ended the revert; its rollback runs uncancelled.
+        task.cancel_requested = lambda: None
+        vnf.rollback()
+        assert _stack_vnfcs(cloud, vnf) == set(vnf.vnfcs())
+        now = vnf.instance["instantiatedVnfInfo"]
+        assert [v["id"] for v in now["vnfcResourceInfo"]] == [
+            v["id"] for v in scaled["vnfcResourceInfo"]
+        ]
+        assert now["scaleStatus"] == scaled["scaleStatus"]
+        vnf.run(Op.SCALE, {"type": "SCALE_IN", "aspectId": "VDU1_scale"})
+    finally:
+        vnf.driver.delete_snapshot(vim, snap)

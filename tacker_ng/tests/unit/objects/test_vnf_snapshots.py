@@ -125,7 +125,46 @@ def test_revert_conflicts(instance):
     scaled["instantiated_vnf_info"]["vnfcResourceInfo"].append(
         _vnfc("c3", "s3")
     )
-    assert "does not re-scale" in rules.revert_conflict(scaled, snap)
+    assert rules.revert_conflict(scaled, snap) is None  # a revert re-scales
+    other_flavour = copy.deepcopy(instance)
+    other_flavour["instantiated_vnf_info"]["flavourId"] = "complex"
+    assert "deployment flavour simple" in rules.revert_conflict(
+        other_flavour, snap
+    )
+    partial = copy.deepcopy(snap)
+    partial["vnfcSnapshots"] = partial["vnfcSnapshots"][:1]
+    assert "no image of VNFC(s) c2" in rules.revert_conflict(instance, partial)
+
+
+def test_needs_rescale(instance):
+    snap = rules.compose(BASE, instance, "occ-1", _taken(), {})
+    assert not rules.needs_rescale(snap, INFO)
+    healed = copy.deepcopy(INFO)
+    healed["vnfcResourceInfo"][0] = _vnfc("c1", "s1-new")
+    assert not rules.needs_rescale(snap, healed)  # same VNFCs
+    out = copy.deepcopy(INFO)
+    out["vnfcResourceInfo"].append(_vnfc("c3", "s3"))
+    assert rules.needs_rescale(snap, out)
+    scaled_in = copy.deepcopy(INFO)
+    del scaled_in["vnfcResourceInfo"][1]
+    assert rules.needs_rescale(snap, scaled_in)
+    assert rules.needs_rescale(snap, None)
+
+
+def test_revert_changes():
+    before = {
+        "vnfcResourceInfo": [_vnfc("c1", "s1"), _vnfc("c3", "s3")],
+    }
+    after = [_vnfc("c1", "s1"), _vnfc("c2", "s2-new")]
+    changes = rules.revert_changes(before, after)
+    assert [(c["id"], c["changeType"]) for c in changes] == [
+        ("c1", "MODIFIED"),
+        ("c2", "ADDED"),
+        ("c3", "REMOVED"),
+    ]
+    assert changes[1]["computeResource"]["resourceId"] == "s2-new"
+    assert changes[2]["computeResource"]["resourceId"] == "s3"
+    assert rules.revert_changes(None, []) == []
 
 
 def test_restored_info_keeps_the_servers_of_now(instance):
@@ -148,3 +187,25 @@ def test_image_of(instance):
     snap = rules.compose(BASE, instance, "occ-1", _taken(), {})
     assert rules.image_of(snap, "c2") == "img-c2"
     assert rules.image_of(snap, "c9") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ({}, None),
+        ({"vnfSnapshotPkgId": None, "vnfSnapshot": None}, None),
+        ({"vnfSnapshotPkgId": "pkg-1"}, "vnfSnapshotPkgId"),
+        ({"vnfSnapshot": {}}, "vnfSnapshot"),
+        (
+            {"vnfSnapshot": {"id": "x"}, "vnfSnapshotPkgId": None},
+            "vnfSnapshot",
+        ),
+    ],
+)
+def test_unsupported_names_the_attribute(body, named):
+    found = rules.unsupported(body)
+    if named is None:
+        assert found is None
+    else:
+        assert found is not None and found[0] == named
+        assert found[1] == rules.UNSUPPORTED[named]
