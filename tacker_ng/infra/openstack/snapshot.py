@@ -55,6 +55,33 @@ def _poll(
         time.sleep(interval)
 
 
+def _wait_idle(
+    client: nova.Nova,
+    server_id: str,
+    timeout: float,
+    interval: float,
+    task: base.LcmTask,
+) -> None:
+    """Wait until Nova has no task running on the server: it refuses
+    createImage (409) while an earlier image of it is still uploading,
+    e.g. one whose snapshot was cancelled and rolled back."""
+
+    def busy() -> str | None:
+        seen = client.server(server_id)
+        return (seen or {}).get("task_state")
+
+    _poll(
+        busy,
+        timeout,
+        interval,
+        task,
+        lambda state: errors.VimError(
+            reason=f"server {server_id} is still busy ({state}) after "
+            f"{timeout:.0f} s; no image taken"
+        ),
+    )
+
+
 def create(
     client: nova.Nova,
     images: glance.Glance,
@@ -70,10 +97,14 @@ def create(
     )
     started = task.progress.setdefault("snapshot_started", _now())
     info_id = task.request["vnfSnapshotInfoId"]
+    timeout = float(conf.openstack.snapshot_timeout)
+    interval = conf.openstack.stack_poll_interval
     for vnfc in vnfcs:
         if vnfc["id"] in taken:
             continue
         task.check_cancel()
+        server_id = vnfc["computeResource"]["resourceId"]
+        _wait_idle(client, server_id, timeout, interval, task)
         at = _now()
         image_id = client.create_image(
             vnfc["computeResource"]["resourceId"],
@@ -82,8 +113,6 @@ def create(
         )
         taken[vnfc["id"]] = {"imageId": image_id, "startedAt": at}
         task.save_progress()
-    timeout = float(conf.openstack.snapshot_timeout)
-    interval = conf.openstack.stack_poll_interval
     for vnfc in vnfcs:
         item = taken[vnfc["id"]]
         if item.get("finishedAt"):

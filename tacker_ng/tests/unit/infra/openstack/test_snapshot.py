@@ -140,3 +140,29 @@ def test_rebuild_that_never_ends_fails_with_what_it_saw():
     nova = ScriptedNova("SHUTOFF", [("SHUTOFF", "rebuild_spawning")])
     with pytest.raises(errors.VimError, match="rebuild_spawning"):
         snapshot.revert(nova, _task({}), CONF)
+
+
+class BusyNova:
+    """A server whose earlier image is still uploading for ``busy`` polls."""
+
+    def __init__(self, busy: int):
+        self.busy = busy
+
+    def server(self, server_id):
+        state = "image_uploading" if self.busy > 0 else None
+        self.busy -= 1
+        return {"id": server_id, "status": "ACTIVE", "task_state": state}
+
+
+def test_image_waits_until_the_server_has_no_task():
+    """Nova refuses createImage (409) while an earlier image of the server
+    uploads: the snapshot waits for the server to be idle first."""
+    nova = BusyNova(busy=3)
+    snapshot._wait_idle(nova, "s1", 5, 0, _task({}))  # noqa: SLF001
+    assert nova.busy == -1  # polled until it saw no task
+
+
+def test_server_busy_too_long_fails_naming_its_task():
+    nova = BusyNova(busy=10**6)
+    with pytest.raises(errors.VimError, match="image_uploading"):
+        snapshot._wait_idle(nova, "s1", 0.2, 0, _task({}))  # noqa: SLF001
