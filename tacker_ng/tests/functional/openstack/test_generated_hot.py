@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -76,19 +75,6 @@ def _groups(cloud) -> list:
     ]
 
 
-def _ext_links(cloud) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": "ext-vl-1",
-            "resourceId": cloud.network_id,
-            "extCps": [
-                {"cpdId": "VDU1_CP1", "cpConfig": {}},
-                {"cpdId": "VDU2_CP1", "cpConfig": {}},
-            ],
-        }
-    ]
-
-
 def test_generated_hot_puts_every_server_on_its_own_host(strict, package):
     cloud = strict
     assert package.vnfd.flavour("simple").base_hot is None
@@ -96,7 +82,7 @@ def test_generated_hot_puts_every_server_on_its_own_host(strict, package):
     try:
         vnf.run(
             Op.INSTANTIATE,
-            {"flavourId": "simple", "extVirtualLinks": _ext_links(cloud)},
+            {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
         )
         servers = k8s_env.servers(cloud, vnf)
         assert sorted(servers) == VNFCS
