@@ -194,9 +194,34 @@ def restored_info(
             vnfc["computeResource"] = now[vnfc["id"]]["computeResource"]
             if now[vnfc["id"]].get("zoneId"):
                 vnfc["zoneId"] = now[vnfc["id"]]["zoneId"]
+            if "storageResourceIds" in now[vnfc["id"]]:
+                vnfc["storageResourceIds"] = now[vnfc["id"]][
+                    "storageResourceIds"
+                ]
         vnfcs.append(vnfc)
     info["vnfcResourceInfo"] = vnfcs
+    _restore_storage(info, current)
     return info
+
+
+def _restore_storage(info: dict[str, Any], current: Mapping[str, Any]) -> None:
+    """virtualStorageResourceInfo of the volumes the VNFCs of ``info``
+    name (reverted in place: the same volumes as now or then)."""
+    known = {
+        s["id"]: s
+        for source in (info, current)
+        for s in source.get("virtualStorageResourceInfo") or []
+    }
+    used = [
+        known[i]
+        for v in info["vnfcResourceInfo"]
+        for i in v.get("storageResourceIds") or []
+        if i in known
+    ]
+    if used:
+        info["virtualStorageResourceInfo"] = used
+    else:
+        info.pop("virtualStorageResourceInfo", None)
 
 
 def image_of(snapshot: Mapping[str, Any], vnfc_id: str) -> str | None:

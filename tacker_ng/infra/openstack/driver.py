@@ -21,6 +21,7 @@ from tacker_ng import conf as _conf  # noqa: F401 - registers the options
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import (
     az_reselect,
+    cinder,
     glance,
     heat,
     host_keys,
@@ -52,6 +53,7 @@ class _Vim:
     heat: heat.Heat
     nova: nova.Nova
     glance: glance.Glance
+    cinder: cinder.Cinder
 
 
 class OpenStackDriver(base.InfraDriver):
@@ -73,12 +75,7 @@ class OpenStackDriver(base.InfraDriver):
             sess,
             heat.Heat(sess, region, self.conf, task.check_cancel),
             nova.Nova(sess, region, self.conf),
-            self._glance(sess, region),
-        )
-
-    def _glance(self, sess, region: str | None) -> glance.Glance:
-        return glance.Glance(
-            sess, region, self.conf.openstack.endpoint_interface
+            *snapshot.stores(sess, region, self.conf),
         )
 
     @staticmethod
@@ -137,7 +134,7 @@ class OpenStackDriver(base.InfraDriver):
     def create_snapshot(self, task: base.LcmTask) -> base.LcmResult:
         vim = self._vim(task)
         return snapshot.create(
-            vim.nova, vim.glance, task, vim.vim_id, self.conf
+            vim.nova, vim.glance, task, vim.vim_id, self.conf, vim.cinder
         )
 
     def revert_to_snapshot(self, task: base.LcmTask) -> base.LcmResult:
@@ -145,7 +142,7 @@ class OpenStackDriver(base.InfraDriver):
         (a stack update, like a scale's), then rebuild every VNFC."""
         vim = self._vim(task)
         wanted = task.vnf_snapshot or {}
-        snapshot.check_images(wanted)
+        snapshot.check_images(wanted, vim.cinder)
         info_now = task.instance.get("instantiatedVnfInfo") or {}
         progress = task.progress
         if "restacked" not in progress and rules.needs_rescale(
@@ -174,14 +171,15 @@ class OpenStackDriver(base.InfraDriver):
             ]
             task.save_progress()
         return snapshot.revert(
-            vim.nova, task, self.conf, progress.get("restacked")
+            vim.nova, task, self.conf, progress.get("restacked"), vim.cinder
         )
 
     def delete_snapshot(
         self, vim: dict[str, Any], vnf_snapshot: dict[str, Any]
     ) -> None:
         sess, region = session.make_session(vim)
-        snapshot.delete(self._glance(sess, region), vnf_snapshot)
+        stores = snapshot.stores(sess, region, self.conf)
+        snapshot.delete(*stores, vnf_snapshot)
 
     def terminate(self, task: base.LcmTask) -> base.LcmResult:
         started, cpu = time.perf_counter(), time.thread_time()
@@ -210,7 +208,9 @@ class OpenStackDriver(base.InfraDriver):
         if task.operation == Op.OPERATE:
             return power.undo(vim.nova, task, self.conf)
         if task.operation == Op.CREATE_SNAPSHOT:
-            return snapshot.undo_create(vim.glance, task)
+            return snapshot.undo_create(
+                vim.glance, task, vim.cinder, self.conf
+            )
         if task.operation not in (
             Op.SCALE,
             Op.SCALE_TO_LEVEL,

@@ -19,6 +19,7 @@ from tacker_ng.infra.openstack import errors
 
 LOG = logging.getLogger(__name__)
 SERVER_TYPE = "OS::Nova::Server"
+VOLUME_TYPE = "OS::Cinder::Volume"
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -253,4 +254,21 @@ def servers_by_vnfc(
         owner = r.get("parent_resource") or r["resource_name"]
         if owner in names:
             out[owner] = r
+    return out
+
+
+def volumes_by_vnfc(
+    resources: list[dict[str, Any]], names: set[str]
+) -> dict[str, dict[str, str]]:
+    """VNFC name -> {volume resource name: Cinder volume id}, from the
+    OS::Cinder::Volume resources of each VNFC's nested stack."""
+    out: dict[str, dict[str, str]] = {}
+    for r in resources:
+        owner = r.get("parent_resource")
+        if r.get("resource_type") != VOLUME_TYPE or owner not in names:
+            continue
+        if r.get("physical_resource_id"):
+            out.setdefault(owner, {})[r["resource_name"]] = r[
+                "physical_resource_id"
+            ]
     return out

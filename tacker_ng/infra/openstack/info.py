@@ -8,6 +8,7 @@ resource name); ``zoneId`` is the VIM zone the server really runs in.
 from typing import Any
 
 from tacker_ng.infra import base
+from tacker_ng.infra.openstack.heat import VOLUME_TYPE
 from tacker_ng.infra.openstack.vnfcs import SERVER_TYPE, Plan, Vnfc
 from tacker_ng.objects import lcm
 from tacker_ng.objects.vnfd import DeploymentFlavour
@@ -35,6 +36,10 @@ def vnfc_resource_info(vnfc: Vnfc, vim_id: str) -> dict[str, Any]:
             "vcImageId": vnfc.image,
         },
     }
+    if vnfc.volumes:
+        item["storageResourceIds"] = [
+            vnfc.volumes[name] for name in sorted(vnfc.volumes)
+        ]
     if vnfc.server_group:
         item["metadata"]["serverGroupId"] = vnfc.server_group
     if vnfc.host_key:
@@ -43,6 +48,31 @@ def vnfc_resource_info(vnfc: Vnfc, vim_id: str) -> dict[str, Any]:
     if vnfc.zone or vnfc.observed_zone:
         item["zoneId"] = vnfc.zone or vnfc.observed_zone
     return item
+
+
+def storage_resource_info(
+    vnfcs: list[Vnfc], vim_id: str
+) -> list[dict[str, Any]]:
+    """VirtualStorageResourceInfo (SOL003 5.5.3.8) of the VNFCs' volumes;
+    the id is the Cinder volume id (unique, and what storageResourceIds
+    and a snapshot's storageResourceId name)."""
+    out = []
+    for vnfc in sorted(vnfcs, key=lambda v: (v.vdu_id, v.index)):
+        for name in sorted(vnfc.volumes):
+            handle = {
+                "vimConnectionId": vim_id,
+                "resourceId": vnfc.volumes[name],
+                "vimLevelResourceType": VOLUME_TYPE,
+            }
+            out.append(
+                {
+                    "id": vnfc.volumes[name],
+                    "virtualStorageDescId": name,
+                    "storageResource": handle,
+                    "metadata": {"vnfcResourceInfoId": vnfc.id},
+                }
+            )
+    return out
 
 
 def affected(vnfc: Vnfc, change: str, vim_id: str) -> dict[str, Any]:
@@ -164,6 +194,11 @@ def instantiated_vnf_info(
             ],
         }
     )
+    storage = storage_resource_info(vnfcs, vim_id)
+    if storage:
+        info["virtualStorageResourceInfo"] = storage
+    else:
+        info.pop("virtualStorageResourceInfo", None)
     status = scale_status(flavour, vnfcs)
     if status:
         info["scaleStatus"] = status

@@ -186,3 +186,27 @@ class Nova:
             raise errors.VimError(
                 reason=f"Nova rebuild of {server_id} from {image_id}: {exc}"
             ) from exc
+
+    def detach_volume(self, server_id: str, volume_id: str) -> bool:
+        """Detach a volume from a server; False if it was not attached."""
+        try:
+            self.client.volumes.delete_server_volume(server_id, volume_id)
+        except nova_exc.NotFound:
+            return False
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(
+                reason=f"Nova detach of volume {volume_id} from {server_id}: "
+                f"{exc}"
+            ) from exc
+        return True
+
+    def attach_volume(self, server_id: str, volume_id: str) -> None:
+        """Attach a volume to a server (Nova names the attachment by the
+        volume id, which Heat's VolumeAttachment keeps)."""
+        try:
+            self.client.volumes.create_server_volume(server_id, volume_id)
+        except nova_exc.ClientException as exc:
+            raise errors.VimError(
+                reason=f"Nova attach of volume {volume_id} to {server_id}: "
+                f"{exc}"
+            ) from exc

@@ -65,9 +65,12 @@ def read_servers(
     stack_id: str,
     wanted: list[Vnfc],
 ) -> None:
-    """Fill server ids and the zones Nova really placed them in."""
+    """Fill server ids, volume ids and the zones Nova really placed the
+    servers in."""
     names = {v.name for v in wanted}
-    servers = heat.servers_by_vnfc(heat_client.resources(stack_id), names)
+    resources = heat_client.resources(stack_id)
+    servers = heat.servers_by_vnfc(resources, names)
+    volumes = heat.volumes_by_vnfc(resources, names)
     for vnfc in wanted:
         server = servers.get(vnfc.name)
         if server is None:
@@ -75,6 +78,7 @@ def read_servers(
                 reason=f"stack {stack_id} has no server for {vnfc.name}"
             )
         vnfc.server_id = server["physical_resource_id"]
+        vnfc.volumes = volumes.get(vnfc.name, {})
         seen = nova_client.server(vnfc.server_id)
         if seen and seen["zone"] and vnfc.zone is None:
             vnfc.observed_zone = seen["zone"]

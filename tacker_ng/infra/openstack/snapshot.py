@@ -1,26 +1,32 @@
-"""VNF snapshots on OpenStack: a Nova image of each VNFC's server; revert
-rebuilds each server from its image (after the driver brought the
-snapshot's VNFC set back with a stack update when the VNF was scaled).
+"""VNF snapshots on OpenStack: a Nova image of each VNFC's server and a
+Cinder snapshot of each of its data volumes (:mod:`.volume_snapshots`);
+revert rebuilds each server from its image and reverts its volumes
+(after the driver brought the snapshot's VNFC set back with a stack
+update when the VNF was scaled).
 
 createImage of a volume-backed server also makes Cinder snapshots, which
-Nova lists in the image's ``block_device_mapping`` and a rebuild uses;
-the VNFs of the bundled samples have no volumes. Image ids are persisted
-as they are requested, so a retry does not take a second image and a
-rollback deletes exactly the images taken. A revert cannot be undone (the
-disks are replaced); its rollback leaves the servers as they are.
+Nova lists in the image's ``block_device_mapping`` and a rebuild uses.
+Image ids are persisted as they are requested, so a retry does not take
+a second image and a rollback deletes exactly the images taken. A revert
+cannot be undone (the disks are replaced); its rollback leaves the
+servers as they are.
 """
 
-import datetime
-import time
-from collections.abc import Callable
 from typing import Any
 
 from oslo_config import cfg
 
 from tacker_ng.infra import base
-from tacker_ng.infra.openstack import errors, glance, nova
-from tacker_ng.objects import times, vnfc_info
+from tacker_ng.infra.openstack import (
+    cinder,
+    errors,
+    glance,
+    nova,
+    polling,
+    volume_snapshots,
+)
 from tacker_ng.objects import vnf_snapshots as rules
+from tacker_ng.objects import vnfc_info
 
 IMAGE_TYPE = "OS::Glance::Image"
 #: Glance statuses an image never leaves for ``active``.
@@ -29,30 +35,6 @@ _DEAD = ("killed", "deleted", "pending_delete")
 
 class SnapshotFailed(errors.VimError):
     message = "Snapshot image {image} of VNFC {vnfc}: {reason}"
-
-
-def _now() -> str:
-    return times.sol_time(datetime.datetime.now(datetime.UTC))
-
-
-def _poll(
-    check: Callable[[], str | None],
-    timeout: float,
-    interval: float,
-    task: base.LcmTask,
-    fail: Callable[[str], Exception],
-) -> None:
-    """Poll ``check`` (None: done; else what it still sees) until done;
-    ``fail(last seen)`` past ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        seen = check()
-        if seen is None:
-            return
-        if time.monotonic() >= deadline:
-            raise fail(seen)
-        task.check_cancel()
-        time.sleep(interval)
 
 
 def _wait_idle(
@@ -70,7 +52,7 @@ def _wait_idle(
         seen = client.server(server_id)
         return (seen or {}).get("task_state")
 
-    _poll(
+    polling.poll(
         busy,
         timeout,
         interval,
@@ -88,31 +70,34 @@ def create(
     task: base.LcmTask,
     vim_id: str,
     conf: cfg.ConfigOpts,
+    volumes: cinder.Cinder | None = None,
 ) -> base.LcmResult:
-    """Image every VNFC's server; wait until each image is active."""
+    """Image every VNFC's server and snapshot its volumes; wait until
+    each image is active and each volume snapshot available."""
     info = task.instance.get("instantiatedVnfInfo") or {}
     vnfcs = info.get("vnfcResourceInfo") or []
     taken: dict[str, dict[str, Any]] = task.progress.setdefault(
         "snapshot_images", {}
     )
-    started = task.progress.setdefault("snapshot_started", _now())
+    started = task.progress.setdefault("snapshot_started", polling.now())
     info_id = task.request["vnfSnapshotInfoId"]
     timeout = float(conf.openstack.snapshot_timeout)
     interval = conf.openstack.stack_poll_interval
+    metadata = {"tacker_ng_vnf_snapshot_info_id": info_id}
     for vnfc in vnfcs:
-        if vnfc["id"] in taken:
-            continue
-        task.check_cancel()
-        server_id = vnfc["computeResource"]["resourceId"]
-        _wait_idle(client, server_id, timeout, interval, task)
-        at = _now()
-        image_id = client.create_image(
-            vnfc["computeResource"]["resourceId"],
-            f"vnf-{task.instance['id']}-{vnfc['id']}-{info_id[:8]}",
-            {"tacker_ng_vnf_snapshot_info_id": info_id},
-        )
-        taken[vnfc["id"]] = {"imageId": image_id, "startedAt": at}
-        task.save_progress()
+        name = f"vnf-{task.instance['id']}-{vnfc['id']}-{info_id[:8]}"
+        if vnfc["id"] not in taken:
+            task.check_cancel()
+            server_id = vnfc["computeResource"]["resourceId"]
+            _wait_idle(client, server_id, timeout, interval, task)
+            at = polling.now()
+            image_id = client.create_image(server_id, name, metadata)
+            taken[vnfc["id"]] = {"imageId": image_id, "startedAt": at}
+            task.save_progress()
+        if volume_snapshots.volumes_of(info, vnfc):
+            volume_snapshots.request(
+                _need(volumes), task, vnfc, name, metadata
+            )
     for vnfc in vnfcs:
         item = taken[vnfc["id"]]
         if item.get("finishedAt"):
@@ -120,9 +105,13 @@ def create(
         _wait_active(
             images, vnfc["id"], item["imageId"], timeout, interval, task
         )
-        item["finishedAt"] = _now()
+        if volume_snapshots.volumes_of(info, vnfc):
+            volume_snapshots.wait(
+                _need(volumes), task, vnfc["id"], (timeout, interval)
+            )
+        item["finishedAt"] = polling.now()
         task.save_progress()
-    snapshots = [
+    snapshots: list[dict[str, Any]] = [
         {
             "id": vnfc["id"],
             "vnfcInstanceId": vnfc["id"],
@@ -137,11 +126,15 @@ def create(
         }
         for vnfc in vnfcs
     ]
+    for item in snapshots:
+        storage = volume_snapshots.resources(task, item["id"], vim_id)
+        if storage:
+            item["storageSnapshotResources"] = storage
     return base.LcmResult(
         vnf_snapshot={
             "vnfcSnapshots": snapshots,
             "creationStartedAt": started,
-            "creationFinishedAt": _now(),
+            "creationFinishedAt": polling.now(),
         }
     )
 
@@ -165,7 +158,7 @@ def _wait_active(
             )
         return status
 
-    _poll(
+    polling.poll(
         check,
         timeout,
         interval,
@@ -178,15 +171,51 @@ def _wait_active(
     )
 
 
-def undo_create(images: glance.Glance, task: base.LcmTask) -> base.LcmResult:
-    """Rollback of a failed snapshot: delete the images it took."""
+def stores(
+    sess, region: str | None, conf: cfg.ConfigOpts
+) -> tuple[glance.Glance, cinder.Cinder]:
+    """The clients of a snapshot's images and volume snapshots."""
+    interface = conf.openstack.endpoint_interface
+    return (
+        glance.Glance(sess, region, interface),
+        cinder.Cinder(sess, region, interface),
+    )
+
+
+def _need(volumes: cinder.Cinder | None) -> cinder.Cinder:
+    if volumes is None:
+        raise errors.VimError(reason="the VNF has volumes but no Cinder")
+    return volumes
+
+
+def undo_create(
+    images: glance.Glance,
+    task: base.LcmTask,
+    volumes: cinder.Cinder | None = None,
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> base.LcmResult:
+    """Rollback of a failed snapshot: delete the images and the volume
+    snapshots it took."""
+    if task.progress.get(volume_snapshots.TAKEN):
+        timing = (
+            float(conf.openstack.snapshot_timeout),
+            conf.openstack.stack_poll_interval,
+        )
+        volume_snapshots.undo(_need(volumes), task, timing)
     for item in (task.progress.get("snapshot_images") or {}).values():
         images.delete(item["imageId"])
     return base.LcmResult()
 
 
-def delete(images: glance.Glance, vnf_snapshot: dict[str, Any]) -> None:
-    """Delete the images a VnfSnapshot holds (gone ones are skipped)."""
+def delete(
+    images: glance.Glance,
+    volumes: cinder.Cinder | None,
+    vnf_snapshot: dict[str, Any],
+) -> None:
+    """Delete the volume snapshots and images a VnfSnapshot holds (gone
+    ones are skipped)."""
+    if volume_snapshots.taken_of(vnf_snapshot):
+        volume_snapshots.delete(_need(volumes), vnf_snapshot)
     for item in vnf_snapshot.get("vnfcSnapshots") or []:
         resource = item.get("computeSnapshotResource") or {}
         if resource.get("vimLevelResourceType") == IMAGE_TYPE:
@@ -201,15 +230,19 @@ def _wanted_states(snapshot: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def check_images(snapshot: dict[str, Any]) -> None:
+def check_images(
+    snapshot: dict[str, Any], volumes: cinder.Cinder | None = None
+) -> None:
     """Refuse, before anything changes, a snapshot lacking the image of
-    one of its VNFCs."""
+    one of its VNFCs, or whose volumes Cinder would not revert."""
     info = snapshot["vnfInstance"].get("instantiatedVnfInfo") or {}
     for vnfc in info.get("vnfcResourceInfo") or []:
         if rules.image_of(snapshot, vnfc["id"]) is None:
             raise errors.InvalidRequest(
                 reason=f"the snapshot has no image of VNFC {vnfc['id']}"
             )
+    if volume_snapshots.taken_of(snapshot):
+        volume_snapshots.check(_need(volumes), snapshot)
 
 
 def revert(
@@ -217,11 +250,13 @@ def revert(
     task: base.LcmTask,
     conf: cfg.ConfigOpts,
     vnfcs: list[dict[str, Any]] | None = None,
+    volumes: cinder.Cinder | None = None,
 ) -> base.LcmResult:
-    """Rebuild every VNFC's server from its snapshot image, power it as
-    it was then, and answer instantiatedVnfInfo as of the snapshot.
-    ``vnfcs``: the vnfcResourceInfo to rebuild (the snapshot's VNFCs on
-    the servers a re-scale left); default the instance's."""
+    """Rebuild every VNFC's server from its snapshot image, revert its
+    volumes, power it as it was then, and answer instantiatedVnfInfo as
+    of the snapshot. ``vnfcs``: the vnfcResourceInfo to rebuild (the
+    snapshot's VNFCs on the servers a re-scale left); default the
+    instance's."""
     snapshot = task.vnf_snapshot or {}
     info = task.instance.get("instantiatedVnfInfo") or {}
     if vnfcs is None:
@@ -257,6 +292,15 @@ def revert(
             (timeout, interval),
             task,
         )
+        if volume_snapshots.taken_of(snapshot, vnfc["id"]):
+            volume_snapshots.restore(
+                _need(volumes),
+                client,
+                task,
+                vnfc["id"],
+                server_id,
+                (timeout, interval),
+            )
         started = (
             states.get(vnfc["id"], vnfc_info.STARTED) == vnfc_info.STARTED
         )
@@ -306,7 +350,7 @@ def _wait_rebuilt(client, server_id, image_id, settles, timing, task):
             f"{server['image']}"
         )
 
-    _poll(
+    polling.poll(
         check,
         timeout,
         interval,
@@ -327,7 +371,7 @@ def _wait_status(client, server_id, status, timeout, interval, task):
             return None
         return f"{server['status']} ({server['task_state']})"
 
-    _poll(
+    polling.poll(
         check,
         timeout,
         interval,

@@ -37,6 +37,9 @@ class Vnfc:
     #: reported as zoneId, never sent back to Heat as a constraint (the
     #: server would be replaced just to pin it where it already is).
     observed_zone: str | None = None
+    #: Volumes of the VNFC's nested stack: resource name (the VNFD's
+    #: VirtualBlockStorage) -> Cinder volume id, as last read from Heat.
+    volumes: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def name(self) -> str:
