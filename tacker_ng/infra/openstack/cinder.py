@@ -51,9 +51,10 @@ class Cinder:
         return self._filter
 
     def _call(self, what: str, method: str, path: str, **kw: Any):
+        where = self.filter()
         try:
             return getattr(self.session, method)(
-                path, endpoint_filter=self.filter(), **kw
+                path, endpoint_filter=where, **kw
             )
         except ks_exc.NotFound:
             return None
