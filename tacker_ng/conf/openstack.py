@@ -51,9 +51,10 @@ opts = [
         default=900,
         min=1,
         help="Seconds a VNF snapshot waits for each VNFC's Glance image to "
-        "become active, and a revert for each server rebuilt from its "
-        "image to be ACTIVE (or SHUTOFF) again; past it the operation is "
-        "FAILED_TEMP.",
+        "become active (and each Cinder snapshot of its volumes "
+        "available), and a revert for each server rebuilt from its "
+        "image to be ACTIVE (or SHUTOFF) again and for each volume step "
+        "(detach, revert, attach); past it the operation is FAILED_TEMP.",
     ),
     cfg.IntOpt(
         "zone_choice_seed",
