@@ -12,9 +12,12 @@ re-attach), one persisted step at a time.
 from collections.abc import Mapping
 from typing import Any
 
+from oslo_log import log as logging
+
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import cinder, errors, nova, polling
 
+LOG = logging.getLogger(__name__)
 SNAPSHOT_TYPE = "OS::Cinder::Snapshot"
 #: Progress keys: VNFC id -> storage id -> requested snapshot; volume id
 #: -> last revert step done (detached, reverted, attached).
@@ -232,33 +235,72 @@ def restore(
     timing: Timing,
 ) -> None:
     """Put each volume of the VNFC back to its snapshot: detach it from
-    the server, revert it, attach it again (each step recorded)."""
+    the server, revert it, attach it again (each step recorded). A step
+    that fails re-attaches the volume first: a failed revert, and its
+    rollback, leave no data volume detached."""
     done: dict[str, str] = task.progress.setdefault(REVERTED, {})
-    for _, volume_id, snapshot_id in taken_of(
-        task.vnf_snapshot or {}, vnfc_id
-    ):
+    snapshot = task.vnf_snapshot or {}
+    for _, volume_id, snapshot_id in taken_of(snapshot, vnfc_id):
         if done.get(volume_id) == "attached":
             continue
-        if volume_id not in done:
-            task.check_cancel()
-            compute.detach_volume(server_id, volume_id)
-            _wait_volume(client, volume_id, None, timing, task)
-            done[volume_id] = "detached"
-            task.save_progress()
-        if done[volume_id] == "detached":
-            task.check_cancel()
-            # A revert begun by an earlier attempt may still run.
-            _wait_volume(client, volume_id, None, timing, task)
-            client.revert(volume_id, snapshot_id)
-            _wait_volume(client, volume_id, None, timing, task)
-            done[volume_id] = "reverted"
-            task.save_progress()
-        volume = client.volume(volume_id) or {}
-        if not _attached(volume, server_id):
-            compute.attach_volume(server_id, volume_id)
-        _wait_volume(client, volume_id, server_id, timing, task)
-        done[volume_id] = "attached"
+        try:
+            _restore_one(
+                client, compute, task, (volume_id, snapshot_id, server_id),
+                timing,
+            )  # fmt: skip
+        except Exception:
+            _reattach(client, compute, task, volume_id, server_id)
+            raise
+
+
+def _restore_one(client, compute, task, ids, timing: Timing) -> None:
+    volume_id, snapshot_id, server_id = ids
+    done = task.progress[REVERTED]
+    if volume_id not in done:
+        task.check_cancel()
+        compute.detach_volume(server_id, volume_id)
+        _wait_volume(client, volume_id, None, timing, task)
+        done[volume_id] = "detached"
         task.save_progress()
+    if done[volume_id] == "detached":
+        task.check_cancel()
+        # A revert begun by an earlier attempt may still run.
+        _wait_volume(client, volume_id, None, timing, task)
+        client.revert(volume_id, snapshot_id)
+        _wait_volume(client, volume_id, None, timing, task)
+        done[volume_id] = "reverted"
+        task.save_progress()
+    volume = client.volume(volume_id) or {}
+    if not _attached(volume, server_id):
+        compute.attach_volume(server_id, volume_id)
+    _wait_volume(client, volume_id, server_id, timing, task)
+    done[volume_id] = "attached"
+    task.save_progress()
+
+
+def _reattach(client, compute, task, volume_id: str, server_id: str) -> None:
+    """Best effort, after a failed step: attach the volume again if it is
+    detached; a retry then starts that volume over (or, reverted, is done
+    with it)."""
+    done = task.progress[REVERTED]
+    try:
+        volume = client.volume(volume_id)
+        if volume is None or volume["status"] != "available":
+            return
+        compute.attach_volume(server_id, volume_id)
+    except Exception:  # noqa: BLE001 - the first failure is what counts
+        LOG.warning(
+            "Volume %s stays detached from %s after a failed revert step",
+            volume_id,
+            server_id,
+            exc_info=True,
+        )
+        return
+    if done.get(volume_id) == "detached":
+        del done[volume_id]
+    elif done.get(volume_id) == "reverted":
+        done[volume_id] = "attached"
+    task.save_progress()
 
 
 def _attached(volume: Mapping[str, Any], server_id: str) -> bool:

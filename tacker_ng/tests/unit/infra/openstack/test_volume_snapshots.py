@@ -450,6 +450,27 @@ def test_revert_retry_resumes_after_the_recorded_step():
     assert not [e for e in log if e[0] == "rebuild"]
 
 
+def test_failed_revert_step_leaves_the_volume_attached():
+    """Cinder fails the revert of vol-0: the volume is attached again and
+    its step forgotten, so a retry starts it over (and a rollback leaves
+    no data volume detached)."""
+    log, cinder, nova, instance_info, body = _taken_world()
+
+    def refused(volume_id, snapshot_id):
+        raise errors.VimError(reason="Cinder refused the revert")
+
+    cinder.revert = refused
+    progress: dict = {}
+    task = _task(
+        lcm.Operation.REVERT_TO_SNAPSHOT, instance_info, progress, body
+    )
+    with pytest.raises(errors.VimError, match="refused the revert"):
+        snapshot.revert(nova, task, CONF, None, cinder)
+    assert cinder.volumes["vol-0"] == "server-0"
+    assert [e[0] for e in log if "vol-0" in e] == ["detach", "attach"]
+    assert "vol-0" not in progress[volume_snapshots.REVERTED]
+
+
 def test_revert_refuses_a_snapshot_that_is_not_the_latest():
     log, cinder, _, _, body = _taken_world()
     cinder.create_snapshot("vol-1", "a later VNF snapshot", {})
