@@ -24,6 +24,7 @@ import yaml
 from oslo_config import cfg
 
 from tacker_ng.infra.openstack import errors
+from tacker_ng.objects import views
 from tacker_ng.objects import vnf_snapshots as rules
 from tacker_ng.tests.functional import sol003_schemas
 from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
@@ -185,6 +186,12 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
         )
         assert vdu1["storageResourceIds"] == [storage["id"]]
         assert "storageResourceIds" not in vnf.vnfcs()["VDU2-0"]
+        sol003_schemas.validate(
+            f"/vnflcm/v2/vnf_instances/{vnf.instance['id']}",
+            "GET",
+            200,
+            views.vnf_instance("http://vnfm", _row(vnf.instance)),
+        )
         volume = _cinder(cloud, f"/volumes/{volume_id}")["volume"]
         assert volume["status"] == "in-use"
         assert [a["server_id"] for a in volume["attachments"]] == [server_id]
