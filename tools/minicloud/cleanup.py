@@ -107,6 +107,22 @@ def _compute(conn, state: dict, removed: Counter, timeout: float) -> None:
     cmp.update_quota_class_set("default", **UNLIMITED)
 
 
+def _cinder(conn, kind: str, removed: Counter, timeout: float) -> None:
+    """Delete every Cinder ``snapshots`` or ``volumes`` (all projects).
+    Snapshots go before the stacks: Cinder refuses to delete a volume
+    that has one, so Heat would fail to delete its stack. Volumes go
+    after the servers they were attached to."""
+    bs = conn.block_storage
+    singular = kind[:-1]
+    items = list(getattr(bs, kind)(all_projects=True))
+    for item in items:
+        getattr(bs, f"delete_{singular}")(
+            item, ignore_missing=True, force=True
+        )
+    removed["volume_snapshots" if kind == "snapshots" else kind] += len(items)
+    _until_gone(kind, lambda: getattr(bs, kind)(all_projects=True), timeout)
+
+
 def _network(conn, state: dict, removed: Counter) -> None:
     net = conn.network
     base = state["baseline"]
@@ -151,6 +167,7 @@ def reset(
     """Delete everything tests may have created; restore zones, hosts,
     quotas. Raises ResetError if something cannot be removed."""
     removed: Counter = Counter()
+    _cinder(admin_conn, "snapshots", removed, timeout)
     _stacks(project_conn, removed, timeout)
     _stacks(admin_conn, removed, timeout)
     for c in (project_conn, admin_conn):
@@ -158,6 +175,7 @@ def reset(
             c.compute.delete_keypair(kp, ignore_missing=True)
             removed["keypairs"] += 1
     _compute(admin_conn, state, removed, timeout)
+    _cinder(admin_conn, "volumes", removed, timeout)
     _network(admin_conn, state, removed)
     _identity_and_images(admin_conn, state, removed)
     return {k: v for k, v in removed.items() if v}
