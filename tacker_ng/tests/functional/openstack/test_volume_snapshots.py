@@ -27,7 +27,6 @@ from tacker_ng.infra.openstack import errors
 from tacker_ng.objects import views
 from tacker_ng.objects import vnf_snapshots as rules
 from tacker_ng.tests.functional import sol003_schemas
-from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
 from tacker_ng.tests.functional.openstack import conftest, env, k8s_env
 
 pytestmark = [pytest.mark.minicloud, pytest.mark.timeout(600)]
@@ -90,13 +89,6 @@ def _cinder(cloud, path: str) -> dict | None:
         return None
     assert resp.status_code == 200, resp.text
     return resp.json()
-
-
-def _disk(cloud, volume_id: str) -> Path:
-    """The file that is the volume's disk in minicloud's backend."""
-    if hasattr(cloud, "volume_disk"):
-        return cloud.volume_disk(volume_id)
-    return mc_fixture.HOME / "data" / "cinder-volumes" / f"volume-{volume_id}"
 
 
 def _until_gone(cloud, path: str, timeout: float = 120) -> None:
@@ -196,7 +188,7 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
         assert volume["status"] == "in-use"
         assert [a["server_id"] for a in volume["attachments"]] == [server_id]
 
-        disk = _disk(cloud, volume_id)
+        disk = cloud.volume_disk(volume_id)
         disk.write_text("before")
         snap_a = _snapshot(vnf)
         taken.append(snap_a)
