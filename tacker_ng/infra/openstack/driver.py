@@ -33,6 +33,7 @@ from tacker_ng.infra.openstack import (
     session,
     snapshot,
     vnfcs,
+    volume_snapshots,
 )
 from tacker_ng.infra.openstack import errors as os_errors
 from tacker_ng.objects import lcm
@@ -186,6 +187,7 @@ class OpenStackDriver(base.InfraDriver):
         vim = self._vim(task)
         stack_id = self._stack_id(task, vim)
         if stack_id:
+            volume_snapshots.refuse_deleting_held(vim.cinder, task.instance)
             vim.heat.delete(stack_id)
         plan = vnfcs.Plan(
             "", vnfcs.existing(task.instance), [], set(), set(), []
@@ -265,6 +267,10 @@ class OpenStackDriver(base.InfraDriver):
             )
         if stack_id:
             vim.heat.wait(stack_id)  # a retry after a timeout: let it end
+        if plan.removed and task.operation != Op.INSTANTIATE:
+            volume_snapshots.refuse_deleting_held(
+                vim.cinder, task.instance, {v.id for v in plan.removed}
+            )
         self._check_flavors(vim, plan)
         assignment = {v.name: v.zone for v in plan.after}
         assignment.update(progress.get("assignment") or {})

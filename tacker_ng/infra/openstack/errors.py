@@ -67,3 +67,11 @@ class InsufficientCapacity(exceptions.Conflict):
 
     title = "Insufficient Capacity"
     message = "{reason}"
+
+
+class VolumeHasSnapshots(exceptions.Conflict):
+    """The operation would delete a volume that has Cinder snapshots,
+    which Cinder refuses (Heat would fail the stack half-way)."""
+
+    title = "Volume Has Snapshots"
+    message = "{reason}"

@@ -83,7 +83,7 @@ def create(
     info_id = task.request["vnfSnapshotInfoId"]
     timeout = float(conf.openstack.snapshot_timeout)
     interval = conf.openstack.stack_poll_interval
-    metadata = {"tacker_ng_vnf_snapshot_info_id": info_id}
+    metadata = {volume_snapshots.VNF_SNAPSHOT_KEY: info_id}
     for vnfc in vnfcs:
         name = f"vnf-{task.instance['id']}-{vnfc['id']}-{info_id[:8]}"
         if vnfc["id"] not in taken:

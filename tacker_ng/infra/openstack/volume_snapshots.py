@@ -19,6 +19,8 @@ from tacker_ng.infra.openstack import cinder, errors, nova, polling
 
 LOG = logging.getLogger(__name__)
 SNAPSHOT_TYPE = "OS::Cinder::Snapshot"
+#: Metadata key naming the VnfSnapshotInfo on its images and snapshots.
+VNF_SNAPSHOT_KEY = "tacker_ng_vnf_snapshot_info_id"
 #: Progress keys: VNFC id -> storage id -> requested snapshot; volume id
 #: -> last revert step done (detached, reverted, attached).
 TAKEN = "snapshot_volumes"
@@ -188,6 +190,39 @@ def taken_of(
                 (item["vnfcResourceInfoId"], volume_id, handle["resourceId"])
             )
     return out
+
+
+def refuse_deleting_held(
+    client: cinder.Cinder,
+    instance: Mapping[str, Any],
+    vnfc_ids: set[str] | None = None,
+) -> None:
+    """Refuse, before the stack changes, an operation that deletes a
+    volume with Cinder snapshots (a VNF snapshot's): Cinder deletes no
+    such volume, so Heat would fail half-way with servers already gone.
+    ``vnfc_ids``: the VNFCs it removes (None: all). VNFCs without volumes
+    cost no Cinder call."""
+    info = instance.get("instantiatedVnfInfo") or {}
+    for vnfc in info.get("vnfcResourceInfo") or []:
+        if vnfc_ids is not None and vnfc["id"] not in vnfc_ids:
+            continue
+        for _, volume_id in volumes_of(info, vnfc):
+            held = client.snapshots_of(volume_id)
+            if not held:
+                continue
+            owners = sorted(
+                {
+                    (s.get("metadata") or {}).get(VNF_SNAPSHOT_KEY)
+                    or f"none (Cinder snapshot {s['id']})"
+                    for s in held
+                }
+            )
+            raise errors.VolumeHasSnapshots(
+                reason=f"volume {volume_id} of VNFC {vnfc['id']} has "
+                f"{len(held)} Cinder snapshot(s) and Cinder deletes no "
+                "volume that has snapshots; delete the VNF snapshot(s) "
+                f"holding them ({', '.join(owners)}), then retry"
+            )
 
 
 def delete(client: cinder.Cinder, vnf_snapshot: Mapping[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """VNF snapshots of a VNFC with a data volume on real Nova + Cinder
 (minicloud): the snapshot takes a Cinder snapshot of the volume, the
 revert puts the volume's content back and re-attaches it, the delete
-removes the Cinder snapshot.
+removes the Cinder snapshot; a terminate that would delete a volume
+holding snapshots is refused before anything changes.
 
 minicloud's Cinder backend is a file per volume
 (``tools/minicloud/anyhost/mc_anyhost/file_volume.py``): the test writes
@@ -225,6 +226,15 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
         with pytest.raises(errors.InvalidRequest, match="later snapshot"):
             _revert(vnf, snap_a)
         assert disk.read_text() == "after b"  # nothing was changed
+
+        # Cinder deletes no volume that has snapshots: terminate is
+        # refused before the stack is touched, naming what holds it.
+        with pytest.raises(errors.VolumeHasSnapshots, match="has 2 Cinder"):
+            vnf.run(Op.TERMINATE, {})
+        assert nova.servers.get(server_id).status == "ACTIVE"
+        assert _cinder(cloud, f"/volumes/{volume_id}")["volume"]["status"] == (
+            "in-use"
+        )
 
         for snap in reversed(taken):
             vnf.driver.delete_snapshot(vim, snap)

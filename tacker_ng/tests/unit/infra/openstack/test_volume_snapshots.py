@@ -61,6 +61,7 @@ class Cinder:
             "volume_id": volume_id,
             "status": "available",
             "created_at": f"2026-01-01T00:00:{self.clock:02d}.000000",
+            "metadata": dict(metadata),
         }
         self.log.append(("snapshot", volume_id))
         return snap_id
@@ -484,6 +485,33 @@ def test_revert_refuses_when_a_volume_is_gone():
     del cinder.volumes["vol-0"]
     with pytest.raises(errors.InvalidRequest, match="no longer exists"):
         snapshot.check_images(body, cinder)
+
+
+# -- deleting volumes that have snapshots -----------------------------
+def test_terminate_or_scale_in_refuses_volumes_with_snapshots():
+    """Cinder deletes no volume that has snapshots: the operation is
+    refused before the stack changes, naming the VNF snapshot."""
+    vnfcs = [_vnfc(0, ["vol-0"]), _vnfc(1, ["vol-1"])]
+    instance = {"instantiatedVnfInfo": _info(vnfcs)}
+    cinder = Cinder([], {"vol-0": "server-0", "vol-1": "server-1"})
+    cinder.create_snapshot(
+        "vol-1", "s", {volume_snapshots.VNF_SNAPSHOT_KEY: "vnf-snap-9"}
+    )
+    volume_snapshots.refuse_deleting_held(cinder, instance, {"vnfc-0"})
+    with pytest.raises(errors.VolumeHasSnapshots) as caught:
+        volume_snapshots.refuse_deleting_held(cinder, instance)
+    assert caught.value.status == 409
+    assert "vol-1 of VNFC vnfc-1" in str(caught.value)
+    assert "vnf-snap-9" in str(caught.value)
+    with pytest.raises(errors.VolumeHasSnapshots):
+        volume_snapshots.refuse_deleting_held(cinder, instance, {"vnfc-1"})
+    cinder.delete_snapshot(next(iter(cinder.snapshots)))
+    volume_snapshots.refuse_deleting_held(cinder, instance)
+
+
+def test_removing_vnfcs_without_volumes_asks_cinder_nothing():
+    instance = {"instantiatedVnfInfo": _info([_vnfc(0, [])])}
+    volume_snapshots.refuse_deleting_held(object(), instance)
 
 
 def test_revert_without_volumes_needs_no_cinder():
