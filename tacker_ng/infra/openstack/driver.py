@@ -166,9 +166,11 @@ class OpenStackDriver(base.InfraDriver):
                 info.vnfc_resource_info(v, vim.vim_id) for v in plan.after
             ]
             task.save_progress()
-        return snapshot.revert(
-            vim.nova, task, self.conf, progress.get("restacked")
-        )
+        restacked = progress.get("restacked")
+        result = snapshot.revert(vim.nova, task, self.conf, restacked)
+        if restacked and result.instantiated_vnf_info:
+            vnfcs.keep_stack_metadata(result.instantiated_vnf_info, restacked)
+        return result
 
     def delete_snapshot(
         self, vim: dict[str, Any], vnf_snapshot: dict[str, Any]

@@ -297,6 +297,21 @@ def _revert_plan(
     )
 
 
+def keep_stack_metadata(
+    restored: dict[str, Any], restacked: list[dict[str, Any]]
+) -> None:
+    """A revert's instantiatedVnfInfo (the snapshot's) gets the metadata
+    of the VNFCs as the re-scale left them in the stack (zone, server
+    group): the next stack update must not move them back."""
+    now = {v["id"]: v.get("metadata") or {} for v in restacked}
+    for vnfc in restored.get("vnfcResourceInfo") or []:
+        if vnfc["id"] in now:
+            vnfc["metadata"] = {
+                **(vnfc.get("metadata") or {}),
+                **now[vnfc["id"]],
+            }
+
+
 def apply_zones(vnfcs: list[Vnfc], assignment: dict[str, str | None]) -> None:
     """Set each VNFC's zone from a reselection result (by name)."""
     for v in vnfcs:

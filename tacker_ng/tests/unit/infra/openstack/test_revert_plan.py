@@ -12,6 +12,7 @@ from tacker_ng.infra import base
 from tacker_ng.infra.openstack import info, vnfcs
 from tacker_ng.nfvo import grant_request, local
 from tacker_ng.objects import lcm
+from tacker_ng.objects import vnf_snapshots as rules
 from tacker_ng.tests.unit.infra.openstack import test_vnfcs as helpers
 
 Op = lcm.Operation
@@ -108,6 +109,35 @@ def test_vnfc_brought_back_goes_to_the_granted_zone(sample, simple):
         ]
     ]
     assert [v.id for v in plan.after] == then
+
+
+def test_restored_info_keeps_the_granted_zone_for_later_updates(
+    sample, simple
+):
+    before, scaled = _scaled_out(sample, simple)
+    snapshot = _snapshot(scaled, moved_to="AZ-gone")
+    task = _revert_task(sample, before, snapshot)
+    plan = vnfcs.plan(task, simple)
+    (back,) = plan.added
+    back.server_id = "server-new"
+    restacked = [info.vnfc_resource_info(v, "vim1") for v in plan.after]
+    restored = rules.restored_info(snapshot, {"vnfcResourceInfo": restacked})
+    vnfcs.keep_stack_metadata(restored, restacked)
+    again = {
+        v.id: v for v in vnfcs.existing({"instantiatedVnfInfo": restored})
+    }
+    # The next scale's stack update asks for the zone it runs in.
+    assert again[back.id].zone == back.zone != "AZ-gone"
+    assert again[back.id].server_id == "server-new"
+    # The snapshot itself is left as it was taken.
+    (then,) = [
+        v
+        for v in snapshot["vnfInstance"]["instantiatedVnfInfo"][
+            "vnfcResourceInfo"
+        ]
+        if v["id"] == back.id
+    ]
+    assert then["metadata"]["zone"] == "AZ-gone"
 
 
 def test_recorded_zone_when_the_grant_names_none(sample, simple):
