@@ -107,6 +107,27 @@ def _compute(conn, state: dict, removed: Counter, timeout: float) -> None:
     cmp.update_quota_class_set("default", **UNLIMITED)
 
 
+def _volume_snapshots(conn, removed: Counter, timeout: float) -> None:
+    """Before the stacks: Cinder refuses to delete a volume that has
+    snapshots, and so Heat would fail to delete its stack."""
+    bs = conn.block_storage
+    snaps = list(bs.snapshots(all_projects=True))
+    for snap in snaps:
+        bs.delete_snapshot(snap, ignore_missing=True, force=True)
+    removed["volume_snapshots"] += len(snaps)
+    _until_gone("snapshots", lambda: bs.snapshots(all_projects=True), timeout)
+
+
+def _volumes(conn, removed: Counter, timeout: float) -> None:
+    """Volumes left over (outside stacks); their servers are gone."""
+    bs = conn.block_storage
+    volumes = list(bs.volumes(all_projects=True))
+    for vol in volumes:
+        bs.delete_volume(vol, ignore_missing=True, force=True)
+    removed["volumes"] += len(volumes)
+    _until_gone("volumes", lambda: bs.volumes(all_projects=True), timeout)
+
+
 def _network(conn, state: dict, removed: Counter) -> None:
     net = conn.network
     base = state["baseline"]
@@ -151,6 +172,7 @@ def reset(
     """Delete everything tests may have created; restore zones, hosts,
     quotas. Raises ResetError if something cannot be removed."""
     removed: Counter = Counter()
+    _volume_snapshots(admin_conn, removed, timeout)
     _stacks(project_conn, removed, timeout)
     _stacks(admin_conn, removed, timeout)
     for c in (project_conn, admin_conn):
@@ -158,6 +180,7 @@ def reset(
             c.compute.delete_keypair(kp, ignore_missing=True)
             removed["keypairs"] += 1
     _compute(admin_conn, state, removed, timeout)
+    _volumes(admin_conn, removed, timeout)
     _network(admin_conn, state, removed)
     _identity_and_images(admin_conn, state, removed)
     return {k: v for k, v in removed.items() if v}

@@ -30,6 +30,11 @@ class OneApp(BaseApplication):
             "threads": 8,
             "worker_class": "gthread",
             "timeout": 300,
+            # gunicorn closes an idle connection after 2 s by default: a
+            # client polling every 1-2 s then races the close and sees
+            # "Connection reset by peer" (seen on cinder-api). Idle
+            # connections longer than this are found closed before reuse.
+            "keepalive": 75,
             "accesslog": f"{logs}/{self.name}-access.log",
             "errorlog": f"{logs}/{self.name}-gunicorn.log",
             "control_socket_disable": True,

@@ -21,6 +21,7 @@ import baseline  # noqa: E402
 import cleanup  # noqa: E402
 from mclib import paths  # noqa: E402
 
+_CINDER = f"http://127.0.0.1:{paths.PORTS['cinder-api']}/v3/%(project_id)s"
 SERVICES = {
     # type: (user/service name, endpoint url)
     "compute": ("nova", f"http://127.0.0.1:{paths.PORTS['nova-api']}/v2.1"),
@@ -31,6 +32,10 @@ SERVICES = {
         "heat",
         f"http://127.0.0.1:{paths.PORTS['heat-api']}/v1/%(tenant_id)s",
     ),
+    # Cinder under its official type and the one Nova's and Heat's Cinder
+    # clients look up.
+    "block-storage": ("cinder", _CINDER),
+    "volumev3": ("cinder", _CINDER),
 }
 
 

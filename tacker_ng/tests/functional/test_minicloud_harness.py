@@ -1,9 +1,12 @@
 """The minicloud harness works: real Nova zones and scheduling, real Heat
 stacks pinned to zones, a full zone failing a stack with Nova's own
-"No valid host was found.", and a reset leaving nothing behind."""
+"No valid host was found.", Cinder volumes attached by Heat with
+snapshots and reverts on the file-backed backend, and a reset leaving
+nothing behind."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -117,6 +120,91 @@ def test_heat_stack_pins_server_to_zone(minicloud_clean):
     for s in servers:
         assert getattr(s, "OS-EXT-AZ:availability_zone") == zone
         assert getattr(s, "OS-EXT-SRV-ATTR:host") in cloud.hosts(zone)
+
+
+def _volume_template() -> dict:
+    """A server with a 1 GiB data volume attached, as a VDU with a
+    VirtualBlockStorage becomes."""
+    return {
+        "heat_template_version": "2021-04-16",
+        "parameters": {
+            "image": {"type": "string"},
+            "net": {"type": "string"},
+        },
+        "resources": {
+            "vdu": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "image": {"get_param": "image"},
+                    "flavor": "m1.tiny",
+                    "networks": [{"network": {"get_param": "net"}}],
+                },
+            },
+            "disk": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+            "attach": {
+                "type": "OS::Cinder::VolumeAttachment",
+                "properties": {
+                    "instance_uuid": {"get_resource": "vdu"},
+                    "volume_id": {"get_resource": "disk"},
+                },
+            },
+        },
+        "outputs": {
+            "server": {"value": {"get_resource": "vdu"}},
+            "volume": {"value": {"get_resource": "disk"}},
+        },
+    }
+
+
+def _wait_volume(bs, volume_id: str, status: str, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while True:
+        volume = bs.get_volume(volume_id)
+        if volume.status == status:
+            return volume
+        assert volume.status not in ("error", "error_restoring"), volume
+        assert time.monotonic() < deadline, f"{volume_id}: {volume.status}"
+        time.sleep(0.5)
+
+
+def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
+    cloud = minicloud_clean
+    heat = cloud.heat()
+    created = heat.stacks.create(
+        stack_name=f"harness-vol-{uuid.uuid4().hex[:8]}",
+        template=_volume_template(),
+        parameters={"image": cloud.image_id, "net": cloud.network_id},
+    )
+    stack = cloud.wait_stack(created["stack"]["id"])
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    out = {o["output_key"]: o["output_value"] for o in stack.outputs}
+    sdk = cloud.sdk(admin=False)
+    bs = sdk.block_storage
+    volume = _wait_volume(bs, out["volume"], "in-use")
+    assert [a["server_id"] for a in volume.attachments] == [out["server"]]
+    disk = cloud.volume_disk(volume.id)
+    disk.write_text("before")
+    snap = bs.create_snapshot(volume_id=volume.id, force=True)
+    bs.wait_for_status(snap, "available", failures=["error"], wait=60)
+    disk.write_text("after")
+    # Cinder reverts a detached volume only (API microversion 3.40).
+    sdk.compute.delete_volume_attachment(out["server"], volume.id)
+    _wait_volume(bs, volume.id, "available")
+    answer = sdk.session.post(
+        f"{bs.get_endpoint()}/volumes/{volume.id}/action",
+        json={"revert": {"snapshot_id": snap.id}},
+        headers={"OpenStack-API-Version": "volume 3.40"},
+    )
+    assert answer.status_code == 202, answer.text
+    _wait_volume(bs, volume.id, "available")
+    assert disk.read_text() == "before"
+    # Nova's attachment id is the volume id, so Heat's attachment holds.
+    sdk.compute.create_volume_attachment(out["server"], volume_id=volume.id)
+    _wait_volume(bs, volume.id, "in-use")
+    removed = cloud.reset()
+    assert removed["stacks"] == 1 and removed["volume_snapshots"] == 1
+    assert not list(cloud.sdk().block_storage.volumes(all_projects=True))
+    assert not disk.exists()
 
 
 def test_full_zone_fails_stack_with_no_valid_host(minicloud_clean):

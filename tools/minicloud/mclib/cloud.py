@@ -130,11 +130,26 @@ def _init_databases(log: Clock) -> None:
             conf("heat/heat.conf"),
             "db_sync",
         ),
+        _init_cinder,
     ]
     with ThreadPoolExecutor(max_workers=3) as pool:
         for fut in [pool.submit(j) for j in jobs]:
             fut.result()
     log("database schemas synced")
+
+
+def _init_cinder() -> None:
+    """Cinder's schema and directories (idempotent)."""
+    for d in (paths.DATA / "cinder" / "locks", paths.CINDER_VOLUMES):
+        d.mkdir(parents=True, exist_ok=True)
+    _manage(
+        "init-cinder",
+        "cinder-manage",
+        "--config-file",
+        str(paths.ETC / "cinder" / "cinder.conf"),
+        "db",
+        "sync",
+    )
 
 
 def _check_ports() -> None:
@@ -177,11 +192,16 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
         first = True
     if first:
         _init_databases(log)
+    elif not paths.CINDER_INITIALIZED.exists():
+        # A cloud initialized before minicloud had Cinder.
+        infra.create()
+        _init_cinder()
+        log("cinder schema synced")
     control = svc.control_plane()
     control[0].start()
     procs.wait_http("keystone", paths.AUTH_URL, 120)
     log("keystone answers")
-    if first:
+    if first or not paths.CINDER_INITIALIZED.exists():
         _setup("identity")
         log("identity registered")
     wanted = topo_mod.hosts(topo)
@@ -201,6 +221,7 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     topo_file.write_text(json.dumps(topo, indent=2))
     _setup("resources", str(topo_file), str(paths.STATE_FILE))
     paths.INITIALIZED.touch()
+    paths.CINDER_INITIALIZED.touch()
     log(f"cloud ready: {len(wanted)} computes in {len(topo['zones'])} zones")
     return json.loads(paths.STATE_FILE.read_text())
 

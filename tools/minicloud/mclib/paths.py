@@ -28,6 +28,12 @@ LOGS = HOME / "logs"
 RUN = HOME / "run"
 STATE_FILE = HOME / "state.json"
 INITIALIZED = DATA / ".initialized"
+#: Cinder came after the first clouds: its schema and catalog entries are
+#: set up once more on a cloud initialized without it.
+CINDER_INITIALIZED = DATA / ".initialized-cinder"
+#: The file-backed volume driver's "disks": ``volume-<id>`` and
+#: ``snapshot-<id>`` (see mc_anyhost.file_volume).
+CINDER_VOLUMES = DATA / "cinder-volumes"
 
 HOST = "127.0.0.1"
 REGION = "RegionOne"
@@ -38,6 +44,7 @@ PORTS = {
     "heat-api": 28004,
     "glance": 29292,
     "neutron": 29696,
+    "cinder-api": 28776,
 }
 AUTH_URL = f"http://{HOST}:{PORTS['keystone']}/v3"
 
@@ -54,6 +61,7 @@ DATABASES = (
     "mc_glance",
     "mc_neutron",
     "mc_heat",
+    "mc_cinder",
 )
 RABBIT_PORT = 5672
 RABBIT_VHOST = "minicloud"

@@ -75,12 +75,15 @@ def render_control() -> None:
         "glance-api.conf",
         "neutron.conf",
         "heat.conf",
+        "cinder.conf",
     ):
         svc = name.split(".")[0].split("-")[0]
         render(name, paths.ETC / svc / name)
     # nova's WSGI app reads api-paste.ini from its config dir.
     paste = paths.VENV / "etc" / "nova" / "api-paste.ini"
     (paths.ETC / "nova" / "api-paste.ini").write_text(paste.read_text())
+    paste = paths.VENV / "etc" / "cinder" / "api-paste.ini"
+    (paths.ETC / "cinder" / "api-paste.ini").write_text(paste.read_text())
 
 
 def compute_conf(host: str, cap: dict[str, int]) -> Path:

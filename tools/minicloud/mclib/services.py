@@ -54,6 +54,7 @@ def control_plane() -> list[Service]:
     etc = paths.ETC
     nova_conf = str(etc / "nova" / "nova.conf")
     heat_conf = str(etc / "heat" / "heat.conf")
+    cinder_conf = str(etc / "cinder" / "cinder.conf")
     return [
         _wsgi(
             "keystone",
@@ -98,6 +99,18 @@ def control_plane() -> list[Service]:
             str(paths.LOGS / "heat-api.log"),
         ),
         _daemon("heat-engine", "heat-engine", heat_conf),
+        _wsgi(
+            "cinder-api",
+            "cinder.wsgi.api:application",
+            "cinder/cinder.conf",
+            {},
+            "--config-file",
+            cinder_conf,
+            "--log-file",
+            str(paths.LOGS / "cinder-api.log"),
+        ),
+        _daemon("cinder-scheduler", "cinder-scheduler", cinder_conf),
+        _daemon("cinder-volume", "cinder-volume", cinder_conf),
     ]
 
 
