@@ -6,7 +6,9 @@ Which VNFCs an operation adds, removes or updates follows from the VNFD
 affinity/anti-affinity rules, with ``fallbackBestEffort`` from
 ``[placement] fallback_best_effort``. Existing VNFCs that share a rule
 with new ones appear in the constraint as ``RES_MGMT`` resources, so the
-NFVO can keep anti-affinity with them.
+NFVO can keep anti-affinity with them. A revert to snapshot adds and
+removes what its re-scale does (the VnfSnapshot's VNFC set against the
+instance's) and updates the VNFCs it rebuilds in place.
 """
 
 import uuid
@@ -131,8 +133,10 @@ def plan(
     flavour_id: str,
     instance: dict[str, Any],
     request: dict[str, Any],
+    snapshot: dict[str, Any] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """Resource definitions the operation adds, removes and updates."""
+    """Resource definitions the operation adds, removes and updates;
+    ``snapshot``: the VnfSnapshot a REVERT_TO_SNAPSHOT goes back to."""
     try:
         flavour = vnfd.flavour(flavour_id)
     except KeyError as exc:
@@ -175,7 +179,42 @@ def plan(
         update = [_handle(v) for v in _heal_targets(existing, request)]
     elif operation == lcm.Operation.CHANGE_VNFPKG:
         update = [_handle(v) for v in existing]
+    elif operation == lcm.Operation.REVERT_TO_SNAPSHOT:
+        add, remove, update = _revert(flavour, existing, snapshot)
     return {"add": add, "remove": remove, "update": update}
+
+
+def _revert(flavour, existing, snapshot):
+    """The snapshot's VNFCs the instance lacks come back (new servers, the
+    definition id is the VNFC's id), those made since go, and the VNFCs
+    in both are rebuilt from their images in place (an update)."""
+    if not snapshot:
+        raise InvalidLcmRequest("A revert needs the VnfSnapshot to revert to.")
+    then = _existing_vnfcs(snapshot.get("vnfInstance") or {})
+    now = {v["id"] for v in existing}
+    kept = {v["id"] for v in then}
+    add: list[dict[str, Any]] = []
+    for vnfc in then:
+        if vnfc["id"] in now:
+            continue
+        vdu = vnfc["vduId"]
+        if vdu not in flavour.vdus:
+            raise InvalidLcmRequest(
+                f"The snapshot's VNFC {vnfc['id']} is of VDU {vdu}, not in "
+                f"flavour '{flavour.flavour_id}'."
+            )
+        add.append(
+            {
+                "id": vnfc["id"],
+                "type": "COMPUTE",
+                "vduId": vdu,
+                "resourceTemplateId": vdu,
+            }
+        )
+        add += _storage_for(flavour, vdu, 1)
+    remove = [_handle(v) for v in existing if v["id"] not in kept]
+    update = [_handle(v) for v in existing if v["id"] in kept]
+    return add, remove, update
 
 
 def _scale(flavour, request, existing):
@@ -285,9 +324,11 @@ def build(
     request: dict[str, Any],
     flavour_id: str,
     is_automatic: bool = False,
+    snapshot: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The GrantRequest (SOL003 9.5.2.2) for an operation."""
-    planned = plan(operation, vnfd, flavour_id, instance, request)
+    """The GrantRequest (SOL003 9.5.2.2) for an operation (``snapshot``:
+    a revert's VnfSnapshot)."""
+    planned = plan(operation, vnfd, flavour_id, instance, request, snapshot)
     flavour = vnfd.flavour(flavour_id)
     body: dict[str, Any] = {
         "vnfInstanceId": instance["id"],
@@ -312,8 +353,13 @@ def build(
     ):
         if planned[key]:
             body[name] = planned[key]
+    placed = planned
+    if operation == lcm.Operation.REVERT_TO_SNAPSHOT:
+        # A rebuild keeps its server on its host: the rebuilt VNFCs are
+        # peers (RES_MGMT) of the ones brought back, not placed anew.
+        placed = {**planned, "update": []}
     constraints = placement_constraints(
-        flavour, planned, _existing_vnfcs(instance)
+        flavour, placed, _existing_vnfcs(instance)
     )
     if constraints:
         body["placementConstraints"] = constraints

@@ -123,6 +123,7 @@ class Grant(_Step):
             run.task.vnfd,
             run.vim_id,
             run.vim,
+            snapshot=run.task.vnf_snapshot,
         )
         run.task.grant_request = got["grant_request"]
         run.task.grant = got["grant"]

@@ -73,8 +73,11 @@ def obtain(
     vim_id: str,
     vim: dict[str, Any],
     conf: cfg.ConfigOpts = cfg.CONF,
+    snapshot: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Grant the op occ; store request and grant; return the grant."""
+    """Grant the op occ; store request and grant; return the grant.
+    ``snapshot``: a revert's VnfSnapshot (its VNFC set is what it brings
+    back and removes)."""
     operation = lcm.Operation(occ["operation"])
     request = occ["operation_params"] or {}
     body = grant_request.build(
@@ -85,6 +88,7 @@ def obtain(
         request,
         flavour_for(operation, instance_view, request),
         occ["is_automatic_invocation"],
+        snapshot=snapshot,
     )
     if conf.nfvo.mode == "remote":
         grant = remote.request_grant(body, conf)

@@ -1,9 +1,9 @@
 """Put a VNF's stack to a given VNFC set and read back its servers.
 
-The rollback of a scale, heal or change of flavour puts back the VNFCs
-the instance had; a revert to a snapshot of a VNF scaled since puts back
-the snapshot's. Each VNFC keeps the zone it records (no reselection:
-these VNFCs ran there before).
+The rollback of a scale, heal, change of flavour or re-scaling revert
+puts back the VNFCs the instance had. Each VNFC keeps the zone it
+records (no reselection: these VNFCs ran there before). A revert's own
+re-scale is granted and placed like a scale (:mod:`.converge`).
 """
 
 from oslo_config import cfg

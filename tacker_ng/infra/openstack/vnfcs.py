@@ -2,7 +2,8 @@
 
 Turns the grant (new VNFCs with their zones, VIM flavours and images),
 the instance's ``vnfcResourceInfo`` (existing VNFCs, their index and
-zone in ``metadata``) and the request into a :class:`Plan`. Every VNFC
+zone in ``metadata``), the request and a revert's VnfSnapshot (the VNFC
+set it brings back) into a :class:`Plan`. Every VNFC
 becomes one Heat resource ``<VDU>-<index>`` (StandardUserData naming).
 """
 
@@ -264,7 +265,54 @@ def plan(task: base.LcmTask, flavour: DeploymentFlavour) -> Plan:
             after.append(moved)
         names = {v.name for v in before if v.id in targets}
         return Plan(flavour.flavour_id, before, after, names, names, [])
+    if op == lcm.Operation.REVERT_TO_SNAPSHOT:
+        return _revert_plan(task, flavour, before)
     raise base.OperationNotSupported(driver="openstack", operation=op)
+
+
+def _revert_plan(
+    task: base.LcmTask, flavour: DeploymentFlavour, before: list[Vnfc]
+) -> Plan:
+    """The snapshot's VNFC set: those in both stay as they run (rebuilt in
+    place later), those brought back go to the grant's zone (their
+    recorded one if it names none) and may move, the newer ones go."""
+    snapshot = task.vnf_snapshot or {}
+    then = existing(snapshot.get("vnfInstance") or {})
+    now = {v.id: v for v in before}
+    zones = granted_zones(task.grant)
+    after = []
+    for vnfc in then:
+        if vnfc.id in now:
+            after.append(dataclasses.replace(now[vnfc.id]))
+            continue
+        back = dataclasses.replace(vnfc, server_id=None)
+        if zones.get(vnfc.id):
+            back.zone, back.observed_zone = zones[vnfc.id], None
+        after.append(back)
+    kept = {v.id for v in then}
+    return Plan(
+        flavour.flavour_id,
+        before,
+        after,
+        {v.name for v in after if v.id not in now},
+        set(),
+        [v for v in before if v.id not in kept],
+    )
+
+
+def keep_stack_metadata(
+    restored: dict[str, Any], restacked: list[dict[str, Any]]
+) -> None:
+    """A revert's instantiatedVnfInfo (the snapshot's) gets the metadata
+    of the VNFCs as the re-scale left them in the stack (zone, server
+    group): the next stack update must not move them back."""
+    now = {v["id"]: v.get("metadata") or {} for v in restacked}
+    for vnfc in restored.get("vnfcResourceInfo") or []:
+        if vnfc["id"] in now:
+            vnfc["metadata"] = {
+                **(vnfc.get("metadata") or {}),
+                **now[vnfc["id"]],
+            }
 
 
 def apply_zones(vnfcs: list[Vnfc], assignment: dict[str, str | None]) -> None:

@@ -13,6 +13,7 @@ import json
 import time
 
 import pytest
+import sqlalchemy as sa
 
 from tacker_ng.tests.functional import lcm_fixtures
 from tacker_ng.tests.functional.receiver import Receiver
@@ -273,6 +274,23 @@ def test_snapshot_heal_revert_delete(env):
     )
 
 
+def _grant_request(dep, occ_id: str) -> dict:
+    """The GrantRequest the conductor sent for ``occ_id`` (as stored)."""
+    engine = sa.create_engine(dep.sql_url)
+    try:
+        with engine.connect() as conn:
+            body = conn.execute(
+                sa.text(
+                    "SELECT grant_request FROM grants "
+                    "WHERE vnf_lcm_op_occ_id = :id"
+                ),
+                {"id": occ_id},
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return json.loads(body) if isinstance(body, str) else body
+
+
 def test_refusals(env):
     dep, client, _ = env
     first = _instance(dep, client)
@@ -332,6 +350,15 @@ def test_refusals(env):
     changes = occ["resourceChanges"]["affectedVnfcs"]
     removed = {c["id"] for c in changes if c["changeType"] == "REMOVED"}
     assert removed == {v["id"] for v in scaled["vnfcResourceInfo"]} - {
+        v["id"] for v in then["vnfcResourceInfo"]
+    }
+    # The conductor granted the re-scale: the VNFCs it removes, and the
+    # ones it rebuilds in place.
+    body = _grant_request(dep, occ["id"])
+    assert body["operation"] == "REVERT_TO_SNAPSHOT"
+    assert "addResources" not in body
+    assert {d["id"] for d in body["removeResources"]} == removed
+    assert {d["id"] for d in body["updateResources"]} == {
         v["id"] for v in then["vnfcResourceInfo"]
     }
     # A snapshot being taken is in use: no delete, no second use.

@@ -201,8 +201,14 @@ class Vnf:
             if v.get("zoneId")
         }
 
-    def task(self, op: Op, request: dict[str, Any]) -> base.LcmTask:
-        """Grant ``op`` like the conductor and wrap it in an LcmTask."""
+    def task(
+        self,
+        op: Op,
+        request: dict[str, Any],
+        snapshot: dict[str, Any] | None = None,
+    ) -> base.LcmTask:
+        """Grant ``op`` like the conductor and wrap it in an LcmTask
+        (``snapshot``: a revert's VnfSnapshot)."""
         info = self.instance.get("instantiatedVnfInfo") or {}
         flavour = (
             request.get("flavourId")
@@ -211,7 +217,13 @@ class Vnf:
         )
         occ_id = str(uuid.uuid4())
         body = grant_request.build(
-            op, self.package.vnfd, self.instance, occ_id, request, flavour
+            op,
+            self.package.vnfd,
+            self.instance,
+            occ_id,
+            request,
+            flavour,
+            snapshot=snapshot,
         )
         vim = self.instance["vimConnectionInfo"]["vim1"]
         zones = self.driver.list_zones(vim)
@@ -230,6 +242,7 @@ class Vnf:
             progress=progress,
             save_progress=lambda: None,
             cancel_requested=lambda: None,
+            vnf_snapshot=snapshot,
         )
 
     def run(self, op: Op, request: dict[str, Any]) -> base.LcmResult:

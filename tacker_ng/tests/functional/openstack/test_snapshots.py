@@ -17,6 +17,7 @@ from oslo_config import cfg
 
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import errors
+from tacker_ng.infra.openstack import vnfcs as vnfcs_mod
 from tacker_ng.objects import vnf_snapshots as rules
 from tacker_ng.tests.functional import sol003_schemas
 from tacker_ng.tests.functional.openstack import env
@@ -80,8 +81,11 @@ def _row(instance: dict) -> dict:
 
 
 def _revert(vnf, snapshot: dict):
-    task = vnf.task(Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"})
-    task.vnf_snapshot = snapshot
+    """Grant (the local NFVO, given the snapshot like the conductor gives
+    it) and run a revert to ``snapshot``."""
+    task = vnf.task(
+        Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}, snapshot
+    )
     vnf.last = {"task": task, "progress": task.progress}
     result = vnf.driver.revert_to_snapshot(task)
     vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
@@ -232,13 +236,49 @@ def _level(info: dict, aspect: str) -> int:
     )
 
 
+def _granted(task) -> dict[str, list[str]]:
+    """Resource definition ids of the op occ's grant (the NFVO's answer),
+    per kind: add (COMPUTE), remove, update."""
+    computes = {
+        d["id"]
+        for d in task.grant_request.get("addResources") or []
+        if d["type"] == "COMPUTE"
+    }
+    return {
+        "add": [
+            g["resourceDefinitionId"]
+            for g in task.grant.get("addResources") or []
+            if g["resourceDefinitionId"] in computes
+        ],
+        "remove": [
+            g["resourceDefinitionId"]
+            for g in task.grant.get("removeResources") or []
+        ],
+        "update": [
+            g["resourceDefinitionId"]
+            for g in task.grant.get("updateResources") or []
+        ],
+    }
+
+
+def _record_zone(snapshot: dict, vnfc_ids, zone: str) -> None:
+    """Record ``zone`` for these VNFCs in the snapshot (as if they had run
+    there): a revert must place them where its grant says, not there."""
+    for v in snapshot["vnfInstance"]["instantiatedVnfInfo"][
+        "vnfcResourceInfo"
+    ]:
+        if v["id"] in vnfc_ids:
+            v["zoneId"] = v["metadata"]["zone"] = zone
+
+
 def test_revert_rescales(cloud, vnf):
     """Snapshot A, scale VDU1 out (+2 VNFCs), snapshot B. Revert to A:
     the 2 VNFCs added since are removed from the stack (their servers
-    deleted), scaleStatus is A's, every remaining server runs its A image.
-    Revert to B: the 2 VNFCs come back on new servers rebuilt from their B
-    images, scaleStatus is B's. At most 6 servers, 10 images, all
-    removed."""
+    deleted), scaleStatus is A's, every remaining server runs its A image;
+    the grant removes the 2 VNFCs and updates the others. Revert to B: the
+    grant adds the 2 VNFCs, which come back on new servers in the granted
+    zone (not the one B records), rebuilt from their B images, scaleStatus
+    is B's. At most 6 servers, 10 images, all removed."""
     nova = cloud.nova(admin=True)
     vim = vnf.instance["vimConnectionInfo"]["vim1"]
     taken: list[dict] = []
@@ -259,6 +299,10 @@ def test_revert_rescales(cloud, vnf):
         assert len(added) == 2
         # Back to A: scaled in by the stack update, then rebuilt.
         result = _revert(vnf, snap_a)
+        granted = _granted(vnf.last["task"])
+        assert granted["add"] == []
+        assert set(granted["remove"]) == set(added)
+        assert set(granted["update"]) == set(images_a)
         _check_reverted(cloud, vnf, snap_a, images_a)
         for server_id in added.values():
             with pytest.raises(nova_exc.NotFound):
@@ -271,8 +315,27 @@ def test_revert_rescales(cloud, vnf):
         assert {i for i, c in changes.items() if c == "MODIFIED"} == set(
             images_a
         )
-        # Forward to B: the two VNFCs are back, on new servers.
+        # Forward to B: the two VNFCs are back, on new servers, in the
+        # zone the grant gives them (B records another one).
+        used = set(vnf.zones().values())
+        elsewhere = next(
+            z for z in vnf.driver.list_zones(vim) if z not in used
+        )
+        _record_zone(snap_b, set(added), elsewhere)
         result = _revert(vnf, snap_b)
+        task = vnf.last["task"]
+        granted = _granted(task)
+        assert set(granted["add"]) == set(added)
+        assert granted["remove"] == []
+        assert set(granted["update"]) == set(images_a)
+        zone_of = vnfcs_mod.granted_zones(task.grant)
+        assert {zone_of[i] for i in added} == {vnf.zones()["VDU1-0"]}
+        nova_zones = vnf.nova_zones()
+        for name, vnfc in vnf.vnfcs().items():
+            if vnfc["id"] in added:
+                assert nova_zones[name] == zone_of[vnfc["id"]] != elsewhere
+                assert vnfc["zoneId"] == zone_of[vnfc["id"]], name
+                assert vnfc["metadata"]["zone"] == zone_of[vnfc["id"]], name
         _check_reverted(cloud, vnf, snap_b, images_b)
         back = {
             vnfc["id"]: vnfc["computeResource"]["resourceId"]
@@ -305,9 +368,8 @@ def test_failed_revert_rollback_puts_the_vnfc_set_back(cloud, vnf):
         vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
         scaled = copy.deepcopy(vnf.instance["instantiatedVnfInfo"])
         task = vnf.task(
-            Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}
+            Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}, snap
         )
-        task.vnf_snapshot = snap
         task.cancel_requested = lambda: (
             "FORCEFUL" if "restacked" in task.progress else None
         )

@@ -7,7 +7,7 @@ minicloud in the functional tests.
 
 import types
 
-from tacker_ng.infra.openstack import driver as os_driver
+from tacker_ng.infra.openstack import converge
 from tacker_ng.placement import az_errors
 
 ZONES = {"VDU1-0": "AZ-1", "VDU2-0": "AZ-2"}
@@ -64,8 +64,7 @@ class Nova:
 def outcome(events, fault, building=0):
     nova = Nova(fault, building)
     vim = types.SimpleNamespace(heat=Heat(events), nova=nova)
-    drv = os_driver.OpenStackDriver()
-    got = drv._outcome(vim, "stack-1", None, dict(ZONES), {})
+    got = converge.outcome(vim, "stack-1", None, dict(ZONES), {})
     return got, nova, vim.heat
 
 
