@@ -259,6 +259,17 @@ class Vnf:
             self.instance["instantiationState"] = "INSTANTIATED"
         return result
 
+    def revert(self, snapshot: dict[str, Any]) -> base.LcmResult:
+        """Grant (given the snapshot, as the conductor gives it) and run
+        a revert to ``snapshot`` (a VnfSnapshot)."""
+        task = self.task(
+            Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}, snapshot
+        )
+        self.last = {"task": task, "progress": task.progress}
+        result = self.driver.revert_to_snapshot(task)
+        self.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
+        return result
+
     def rollback(self) -> base.LcmResult:
         """Roll back the last (failed) operation with its progress."""
         result = self.driver.rollback(self.last["task"])

@@ -33,8 +33,8 @@ class ZonelessVnf(env.Vnf):
     leaves placement to the VIM (host anti-affinity is Nova's job here;
     a zone per VNFC would cap the cluster at that zone's hosts)."""
 
-    def task(self, op, request):
-        task = super().task(op, request)
+    def task(self, op, request, snapshot=None):
+        task = super().task(op, request, snapshot)
         task.grant.pop("zones", None)
         for key in ("addResources", "updateResources"):
             for item in task.grant.get(key) or []:

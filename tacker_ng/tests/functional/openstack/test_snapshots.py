@@ -80,18 +80,6 @@ def _row(instance: dict) -> dict:
     }
 
 
-def _revert(vnf, snapshot: dict):
-    """Grant (the local NFVO, given the snapshot like the conductor gives
-    it) and run a revert to ``snapshot``."""
-    task = vnf.task(
-        Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"}, snapshot
-    )
-    vnf.last = {"task": task, "progress": task.progress}
-    result = vnf.driver.revert_to_snapshot(task)
-    vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
-    return result
-
-
 def test_snapshot_revert_and_delete(cloud, vnf):
     """Snapshot: one active Glance image per VNFC's server. Heal VDU1-0
     (a new server from the package's image) and stop VDU2-0, then revert:
@@ -139,7 +127,7 @@ def test_snapshot_revert_and_delete(cloud, vnf):
     stopped = vnf.vnfcs()["VDU2-0"]["computeResource"]["resourceId"]
     assert nova.servers.get(stopped).status == "SHUTOFF"
     # Revert: every server rebuilt from its VNFC's snapshot image.
-    result = _revert(vnf, snapshot)
+    result = vnf.revert(snapshot)
     for name, vnfc in vnf.vnfcs().items():
         server = nova.servers.get(vnfc["computeResource"]["resourceId"])
         assert server.image["id"] == by_vnfc[vnfc["id"]]["resourceId"], name
@@ -155,7 +143,7 @@ def test_snapshot_revert_and_delete(cloud, vnf):
     partial = copy.deepcopy(snapshot)
     partial["vnfcSnapshots"] = partial["vnfcSnapshots"][1:]
     with pytest.raises(errors.InvalidRequest, match="has no image of VNFC"):
-        _revert(vnf, partial)
+        vnf.revert(partial)
     # Delete: the images leave Glance.
     vnf.driver.delete_snapshot(
         vnf.instance["vimConnectionInfo"]["vim1"], snapshot
@@ -298,7 +286,7 @@ def test_revert_rescales(cloud, vnf):
         }
         assert len(added) == 2
         # Back to A: scaled in by the stack update, then rebuilt.
-        result = _revert(vnf, snap_a)
+        result = vnf.revert(snap_a)
         granted = _granted(vnf.last["task"])
         assert granted["add"] == []
         assert set(granted["remove"]) == set(added)
@@ -322,7 +310,7 @@ def test_revert_rescales(cloud, vnf):
             z for z in vnf.driver.list_zones(vim) if z not in used
         )
         _record_zone(snap_b, set(added), elsewhere)
-        result = _revert(vnf, snap_b)
+        result = vnf.revert(snap_b)
         task = vnf.last["task"]
         granted = _granted(task)
         assert set(granted["add"]) == set(added)

@@ -131,15 +131,6 @@ def _snapshot(vnf) -> dict:
     return taken
 
 
-def _revert(vnf, snapshot: dict):
-    task = vnf.task(Op.REVERT_TO_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"})
-    task.vnf_snapshot = snapshot
-    vnf.last = {"task": task, "progress": task.progress}
-    result = vnf.driver.revert_to_snapshot(task)
-    vnf.instance["instantiatedVnfInfo"] = result.instantiated_vnf_info
-    return result
-
-
 def _cinder_snapshot_id(snapshot: dict, volume_id: str) -> str:
     (vdu1,) = [
         s
@@ -201,7 +192,7 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
         )
 
         disk.write_text("after")
-        _revert(vnf, snap_a)
+        vnf.revert(snap_a)
         assert disk.read_text() == "before"
         volume = _cinder(cloud, f"/volumes/{volume_id}")["volume"]
         assert volume["status"] == "in-use"
@@ -224,7 +215,7 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
         taken.append(snap_b)
         disk.write_text("after b")
         with pytest.raises(errors.InvalidRequest, match="later snapshot"):
-            _revert(vnf, snap_a)
+            vnf.revert(snap_a)
         assert disk.read_text() == "after b"  # nothing was changed
 
         # Cinder deletes no volume that has snapshots: terminate is
