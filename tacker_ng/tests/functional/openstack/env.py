@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from oslo_config import cfg
 
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import driver as os_driver
@@ -343,3 +344,30 @@ def exclusive_minicloud() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def config(overrides: list[tuple[str, Any, str]]) -> Iterator[None]:
+    """``cfg.CONF`` options (name, value, group) set while it lasts."""
+    for name, value, group in overrides:
+        cfg.CONF.set_override(name, value, group=group)
+    try:
+        yield
+    finally:
+        for name, _, group in overrides:
+            cfg.CONF.clear_override(name, group=group)
+
+
+def instance_row(instance: dict[str, Any]) -> dict[str, Any]:
+    """The vnf_instances row the conductor would compose views from."""
+    return {
+        "id": instance["id"],
+        "vnfd_id": instance["vnfdId"],
+        "vnf_provider": "provider",
+        "vnf_product_name": "product",
+        "vnf_software_version": "1.0",
+        "vnfd_version": "1.0",
+        "instantiation_state": instance["instantiationState"],
+        "instantiated_vnf_info": instance["instantiatedVnfInfo"],
+        "vim_connection_info": None,
+    }

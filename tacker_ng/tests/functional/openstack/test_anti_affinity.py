@@ -14,7 +14,6 @@ cluster at the hosts of that zone.
 from __future__ import annotations
 
 import pytest
-from oslo_config import cfg
 
 from tacker_ng.infra.openstack import errors
 from tacker_ng.tests.functional.openstack import conftest, env, k8s_env
@@ -33,18 +32,14 @@ def k8s_package(tmp_path_factory):
 @pytest.fixture
 def strict(cloud):
     """Strict constraints (hard anti-affinity), quick polls; restored."""
-    conf = cfg.CONF
     overrides = [
         ("fallback_best_effort", False, "placement"),
         ("stack_poll_interval", 0.5, "openstack"),
         ("stack_poll_max_interval", 2.0, "openstack"),
     ]
-    for name, value, group in overrides:
-        conf.set_override(name, value, group=group)
-    cloud.free_all()
-    yield cloud
-    for name, _, group in overrides:
-        conf.clear_override(name, group=group)
+    with env.config(overrides):
+        cloud.free_all()
+        yield cloud
 
 
 def _groups(cloud) -> list:

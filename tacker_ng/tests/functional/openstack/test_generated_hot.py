@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from oslo_config import cfg
 
 from tacker_ng.infra.openstack import server_groups
 from tacker_ng.tests.functional.openstack import conftest, env, k8s_env
@@ -53,19 +52,15 @@ def package(tmp_path_factory):
 @pytest.fixture
 def strict(cloud):
     """Hard anti-affinity, quick polls, a stack timeout; restored."""
-    conf = cfg.CONF
     overrides = [
         ("fallback_best_effort", False, "placement"),
         ("stack_poll_interval", 0.5, "openstack"),
         ("stack_poll_max_interval", 2.0, "openstack"),
         ("stack_timeout", 300, "openstack"),
     ]
-    for name, value, group in overrides:
-        conf.set_override(name, value, group=group)
-    cloud.free_all()
-    yield cloud
-    for name, _, group in overrides:
-        conf.clear_override(name, group=group)
+    with env.config(overrides):
+        cloud.free_all()
+        yield cloud
 
 
 def _groups(cloud) -> list:

@@ -27,7 +27,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from oslo_config import cfg
 
 from tacker_ng.infra.kubernetes import connection
 from tacker_ng.infra.openstack import host_keys
@@ -87,19 +86,15 @@ def login():
 
 @pytest.fixture
 def quick(cloud):
-    conf = cfg.CONF
     overrides = [
         ("stack_poll_interval", 0.5, "openstack"),
         ("stack_poll_max_interval", 2.0, "openstack"),
         ("connect_attempts", 3, "mgmt_ssh"),
         ("retry_initial_delay", 0.5, "mgmt_ssh"),
     ]
-    for name, value, group in overrides:
-        conf.set_override(name, value, group=group)
-    cloud.free_all()
-    yield cloud
-    for name, _, group in overrides:
-        conf.clear_override(name, group=group)
+    with env.config(overrides):
+        cloud.free_all()
+        yield cloud
 
 
 @pytest.fixture

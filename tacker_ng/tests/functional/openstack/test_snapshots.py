@@ -65,21 +65,6 @@ def _image(cloud, image_id: str) -> dict | None:
     return resp.json()
 
 
-def _row(instance: dict) -> dict:
-    """The vnf_instances row the conductor would compose from."""
-    return {
-        "id": instance["id"],
-        "vnfd_id": instance["vnfdId"],
-        "vnf_provider": "provider",
-        "vnf_product_name": "product",
-        "vnf_software_version": "1.0",
-        "vnfd_version": "1.0",
-        "instantiation_state": instance["instantiationState"],
-        "instantiated_vnf_info": instance["instantiatedVnfInfo"],
-        "vim_connection_info": None,
-    }
-
-
 def test_snapshot_revert_and_delete(cloud, vnf):
     """Snapshot: one active Glance image per VNFC's server. Heal VDU1-0
     (a new server from the package's image) and stop VDU2-0, then revert:
@@ -105,7 +90,7 @@ def test_snapshot_revert_and_delete(cloud, vnf):
             "OS::Glance::Image"
         )
     # What the API would show, against the SOL003 document.
-    row = _row(vnf.instance)
+    row = env.instance_row(vnf.instance)
     snapshot = rules.compose("http://vnfm", row, "occ-1", taken, {})
     sol003_schemas.validate(
         f"/vnflcm/v2/vnf_snapshots/{info_id}",
@@ -183,7 +168,11 @@ def _snapshot(vnf) -> tuple[dict, dict[str, str]]:
     result = vnf.run(Op.CREATE_SNAPSHOT, {"vnfSnapshotInfoId": "snap-info"})
     occ_id = str(uuid.uuid4())
     snapshot = rules.compose(
-        "http://vnfm", _row(vnf.instance), occ_id, result.vnf_snapshot, {}
+        "http://vnfm",
+        env.instance_row(vnf.instance),
+        occ_id,
+        result.vnf_snapshot,
+        {},
     )
     images = {
         s["vnfcResourceInfoId"]: s["computeSnapshotResource"]["resourceId"]

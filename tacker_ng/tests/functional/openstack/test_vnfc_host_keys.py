@@ -15,7 +15,6 @@ import base64
 
 import pytest
 import yaml
-from oslo_config import cfg
 
 from tacker_ng.infra.openstack import host_keys
 from tacker_ng.mgmt import ssh, ssh_hostkeys
@@ -33,17 +32,13 @@ def k8s_package(tmp_path_factory):
 
 @pytest.fixture
 def quick(cloud):
-    conf = cfg.CONF
     overrides = [
         ("stack_poll_interval", 0.5, "openstack"),
         ("stack_poll_max_interval", 2.0, "openstack"),
     ]
-    for name, value, group in overrides:
-        conf.set_override(name, value, group=group)
-    cloud.free_all()
-    yield cloud
-    for name, _, group in overrides:
-        conf.clear_override(name, group=group)
+    with env.config(overrides):
+        cloud.free_all()
+        yield cloud
 
 
 def _user_data(server) -> str:

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from oslo_config import cfg
 
 from tacker_ng.infra.openstack import errors
 from tacker_ng.objects import views
@@ -72,13 +71,9 @@ def package(tmp_path_factory):
 
 @pytest.fixture
 def quick(cloud):
-    conf = cfg.CONF
-    for name, value, group in _OVERRIDES:
-        conf.set_override(name, value, group=group)
-    cloud.free_all()
-    yield cloud
-    for name, _, group in _OVERRIDES:
-        conf.clear_override(name, group=group)
+    with env.config(_OVERRIDES):
+        cloud.free_all()
+        yield cloud
 
 
 def _cinder(cloud, path: str) -> dict | None:
@@ -99,27 +94,13 @@ def _until_gone(cloud, path: str, timeout: float = 120) -> None:
         time.sleep(1)
 
 
-def _row(instance: dict) -> dict:
-    return {
-        "id": instance["id"],
-        "vnfd_id": instance["vnfdId"],
-        "vnf_provider": "provider",
-        "vnf_product_name": "product",
-        "vnf_software_version": "1.0",
-        "vnfd_version": "1.0",
-        "instantiation_state": instance["instantiationState"],
-        "instantiated_vnf_info": instance["instantiatedVnfInfo"],
-        "vim_connection_info": None,
-    }
-
-
 def _snapshot(vnf) -> dict:
     """CREATE_SNAPSHOT, composed into the VnfSnapshot the API shows
     (checked against the SOL003 document)."""
     info_id = str(uuid.uuid4())
     result = vnf.run(Op.CREATE_SNAPSHOT, {"vnfSnapshotInfoId": info_id})
     taken = rules.compose(
-        "http://vnfm", _row(vnf.instance), str(uuid.uuid4()),
+        "http://vnfm", env.instance_row(vnf.instance), str(uuid.uuid4()),
         result.vnf_snapshot, {},
     )  # fmt: skip
     sol003_schemas.validate(
@@ -174,7 +155,7 @@ def test_snapshot_and_revert_restore_the_volume(quick, package):
             f"/vnflcm/v2/vnf_instances/{vnf.instance['id']}",
             "GET",
             200,
-            views.vnf_instance("http://vnfm", _row(vnf.instance)),
+            views.vnf_instance("http://vnfm", env.instance_row(vnf.instance)),
         )
         volume = _cinder(cloud, f"/volumes/{volume_id}")["volume"]
         assert volume["status"] == "in-use"
