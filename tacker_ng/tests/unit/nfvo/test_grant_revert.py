@@ -6,24 +6,14 @@ place (updated).
 """
 
 import copy
-import io
 
 import pytest
 
 from tacker_ng.nfvo import grant_request as gr
 from tacker_ng.nfvo import local
 from tacker_ng.objects.lcm import Operation as Op
-from tacker_ng.packages import csar
-from tacker_ng.tests import lcm_packages
 
 REVERT = {"vnfSnapshotInfoId": "snap-1"}
-
-
-@pytest.fixture(scope="module")
-def vnfd(tmp_path_factory):
-    data = lcm_packages.build(hooks=False)
-    dest = tmp_path_factory.mktemp("pkg") / "p"
-    return csar.extract_csar(io.BytesIO(data), dest).vnfd
 
 
 def _vnfc(i, vdu, zone, index):
