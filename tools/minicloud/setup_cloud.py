@@ -112,7 +112,8 @@ def identity() -> None:
 
 
 def resources(topo_file: str, state_file: str) -> None:
-    """Computes, zones, flavors, image, network, quotas; writes state."""
+    """Computes, zones, flavors, image, lanes (projects, users,
+    networks), quotas; writes state."""
     topo = json.loads(Path(topo_file).read_text())
     conn = connect()
     logs = Path(os.environ.get("MINICLOUD_LOGS", paths.LOGS))
@@ -123,6 +124,9 @@ def resources(topo_file: str, state_file: str) -> None:
     state = {
         "auth_url": paths.AUTH_URL,
         "region_name": paths.REGION,
+        # Lane 0's (and the whole cloud's) admin, lane 0's project user:
+        # minicloud.py env, the demo and the whole-cloud tests use them;
+        # a test lane uses its own (state["baseline"]["lanes"]).
         "admin_auth": credentials(),
         "project_auth": credentials(project=True),
         "admin_project_id": admin_project.id,
@@ -141,7 +145,11 @@ def resources(topo_file: str, state_file: str) -> None:
 def reset(state_file: str) -> None:
     """Tenant resources back to the baseline."""
     state = json.loads(Path(state_file).read_text())
-    removed = cleanup.reset(connect(), connect(project=True), state)
+    owners = [
+        openstack.connect(region_name=paths.REGION, load_envvars=False, **a)
+        for a in cleanup.lane_auths(state)
+    ]
+    removed = cleanup.reset(connect(), owners, state)
     print("reset removed:", json.dumps(removed))
 
 

@@ -4,7 +4,8 @@ Zones come from ``os-availability-zone/detail`` (the spec's
 "GetDetailedAvailabilityZoneInformation"): zones that are available and
 have a host running an enabled, up ``nova-compute``. That call is
 admin-only by Nova's default policy; a project member gets 403, and then
-the zone summary (available zones only, no hosts) is used instead.
+the zone summary (available zones only, no hosts) is used instead. Only
+the zones of ``[openstack] availability_zones`` are kept when it is set.
 """
 
 import time
@@ -53,9 +54,17 @@ class Nova:
             region_name=region,
             endpoint_type=conf.openstack.endpoint_interface,
         )
+        self.allowed = frozenset(conf.openstack.availability_zones)
 
     def zones(self) -> list[str]:
-        """Compute availability zones usable for placement (sorted)."""
+        """Compute availability zones usable for placement (sorted), of
+        ``[openstack] availability_zones`` only when that is set."""
+        zones = self._usable_zones()
+        if self.allowed:
+            zones = [z for z in zones if z in self.allowed]
+        return zones
+
+    def _usable_zones(self) -> list[str]:
         try:
             detail = self.client.availability_zones.list(detailed=True)
             return usable_zones([z.to_dict() for z in detail])

@@ -79,7 +79,7 @@ def _init_databases(log: Clock) -> None:
     def nova_dbs() -> None:
         nm = ("init-nova", "nova-manage", "--config-file", nova)
         _manage(*nm, "api_db", "sync")
-        cell0 = paths.db_url("mc_nova_cell0")
+        cell0 = paths.db_url(paths.DB_PREFIX + "nova_cell0")
         _manage(*nm, "cell_v2", "map_cell0", "--database_connection", cell0)
         cells = subprocess.run(
             [str(paths.VBIN / "nova-manage"), "--config-file", nova]
@@ -174,7 +174,7 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     """Bring the cloud up (install, init, start, register); idempotent.
     Returns the state written to HOME/state.json."""
     log = Clock(quiet)
-    topo = topo_mod.load(topology)
+    topo = topo_mod.expand(topo_mod.load(topology))
     infra.check_mariadb()
     infra.check_rabbitmq()
     log("MariaDB and RabbitMQ answer")
@@ -222,7 +222,10 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     _setup("resources", str(topo_file), str(paths.STATE_FILE))
     paths.INITIALIZED.touch()
     paths.CINDER_INITIALIZED.touch()
-    log(f"cloud ready: {len(wanted)} computes in {len(topo['zones'])} zones")
+    log(
+        f"cloud ready: {len(wanted)} computes in {len(topo['zones'])} zones"
+        f" ({len(topo['lanes'])} lanes)"
+    )
     return json.loads(paths.STATE_FILE.read_text())
 
 

@@ -43,8 +43,7 @@ def strict(cloud):
 
 
 def _groups(cloud) -> list:
-    nova = cloud.nova(admin=True)
-    return list(nova.server_groups.list(all_projects=True))
+    return cloud.server_groups()
 
 
 def test_cluster_nodes_on_distinct_hosts_and_no_seventh(strict, k8s_package):

@@ -53,7 +53,10 @@ def nfvo(cloud, tmp_path_factory):
     with (
         services.scratch_database("mariadb") as sql_url,
         deployment.deploy(
-            tmp, sql_url, conductors=("cond-a",), extra=extra
+            tmp,
+            sql_url,
+            conductors=("cond-a",),
+            extra=cloud.tacker_conf(extra),
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(

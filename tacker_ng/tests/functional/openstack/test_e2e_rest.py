@@ -40,7 +40,10 @@ def nfvo(cloud, tmp_path_factory):
     with (
         services.scratch_database("mariadb") as sql_url,
         deployment.deploy(
-            tmp, sql_url, conductors=("cond-a",), extra=extra
+            tmp,
+            sql_url,
+            conductors=("cond-a",),
+            extra=cloud.tacker_conf(extra),
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(
@@ -79,6 +82,14 @@ def statuses(dep, occ_id: str) -> list[str]:
     return [a["status"] for a in progress(dep, occ_id)["driver"]["attempts"]]
 
 
+def attempts(cloud, dep, occ_id: str) -> list[dict]:
+    """The driver's stack attempts, their zones by logical name."""
+    return [
+        {**a, "zones": cloud.logical_map(a["zones"])}
+        for a in progress(dep, occ_id)["driver"]["attempts"]
+    ]
+
+
 def vnfcs(client, inst_id: str) -> dict[str, dict]:
     inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
     return {
@@ -87,16 +98,22 @@ def vnfcs(client, inst_id: str) -> dict[str, dict]:
     }
 
 
-def zones(client, inst_id: str) -> dict[str, str]:
-    return {n: v["zoneId"] for n, v in vnfcs(client, inst_id).items()}
+def zones(cloud, client, inst_id: str) -> dict[str, str]:
+    """VNFC -> zoneId as the API shows it, by logical name."""
+    return {
+        n: cloud.logical(v["zoneId"])
+        for n, v in vnfcs(client, inst_id).items()
+    }
 
 
 def nova_zones(cloud, client, inst_id: str) -> dict[str, str]:
     nova = cloud.nova(admin=True)
     return {
-        n: getattr(
-            nova.servers.get(v["computeResource"]["resourceId"]),
-            "OS-EXT-AZ:availability_zone",
+        n: cloud.logical(
+            getattr(
+                nova.servers.get(v["computeResource"]["resourceId"]),
+                "OS-EXT-AZ:availability_zone",
+            )
         )
         for n, v in vnfcs(client, inst_id).items()
     }
@@ -124,16 +141,14 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
         "instantiate",
         {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
     )
-    env.check_spec_instantiate_attempts(
-        progress(dep, occ["id"])["driver"]["attempts"]
-    )
-    got = zones(client, inst_id)
+    env.check_spec_instantiate_attempts(attempts(cloud, dep, occ["id"]))
+    got = zones(cloud, client, inst_id)
     assert got["VDU1-0"] == got["VDU1-1"] in {"AZ-4", "AZ-5"}
     assert got["VDU2-0"] == ({"AZ-4", "AZ-5"} - {got["VDU1-0"]}).pop()
     assert got["VDU2-1"] == "AZ-3"
     assert nova_zones(cloud, client, inst_id) == got
     added = occ["resourceChanges"]["affectedVnfcs"]
-    assert {a["zoneId"] for a in added} == set(got.values())
+    assert {cloud.logical(a["zoneId"]) for a in added} == set(got.values())
     cloud.free_all()
 
     # Heal VDU2-1 with its zone (AZ-3) full: it moves to a zone without
@@ -144,7 +159,7 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
         client, inst_id, "heal", {"vnfcInstanceId": [before["VDU2-1"]["id"]]}
     )
     assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
-    healed = zones(client, inst_id)
+    healed = zones(cloud, client, inst_id)
     assert healed["VDU2-1"] in {"AZ-1", "AZ-2"}
     assert {n: healed[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")} == {
         n: got[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")
@@ -168,9 +183,9 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
         {"type": "SCALE_OUT", "aspectId": "VDU2_scale"},
     )
     assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
-    first = progress(dep, occ["id"])["driver"]["attempts"][0]["zones"]
+    first = attempts(cloud, dep, occ["id"])[0]["zones"]
     assert (first["VDU2-2"], first["VDU2-3"]) == (free[0], free[1])
-    scaled = zones(client, inst_id)
+    scaled = zones(cloud, client, inst_id)
     assert scaled["VDU2-2"] == free[0]
     assert scaled["VDU2-3"] != free[1]
     assert {n: scaled[n] for n in healed} == healed

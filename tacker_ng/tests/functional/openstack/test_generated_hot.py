@@ -64,10 +64,7 @@ def strict(cloud):
 
 
 def _groups(cloud) -> list:
-    nova = cloud.nova(admin=True)
-    return [
-        g for g in nova.server_groups.list(all_projects=True) if g.name == RULE
-    ]
+    return [g for g in cloud.server_groups() if g.name == RULE]
 
 
 def test_generated_hot_puts_every_server_on_its_own_host(strict, package):
