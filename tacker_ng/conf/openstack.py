@@ -18,10 +18,13 @@ opts = [
     ),
     cfg.FloatOpt(
         "stack_poll_interval",
-        default=1.0,
+        default=0.2,
         min=0.05,
-        help="First wait in seconds between two reads of a stack's status; "
-        "each further wait grows by half, up to stack_poll_max_interval.",
+        help="First wait in seconds between two reads of a stack's status "
+        "(and of a server's, image's or volume's during an operation); "
+        "each further wait grows by half, up to stack_poll_max_interval. "
+        "Short, so that a quick stack action is seen done at once; the "
+        "backoff keeps the reads of a long one few.",
     ),
     cfg.FloatOpt(
         "stack_poll_max_interval",

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import lanes as lanes_mod
-from cleanup import UNLIMITED
+from cleanup import UNLIMITED, poll
 
 AGG_PREFIX = "mc-az-"
 LANE_AGG_PREFIX = "mc-lane-"
@@ -29,19 +29,11 @@ def _fail(msg: str, logs: Path | None = None, names: Any = ()) -> None:
     sys.exit(msg)
 
 
-def _wait(what: str, check, timeout: float, logs=None, names=()) -> Any:
-    t0 = time.monotonic()
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() - t0 > timeout:
-            _fail(
-                f"timed out after {timeout:.0f}s waiting for {what}",
-                logs,
-                names,
-            )
-        time.sleep(1)
+def _wait(what: str, check, timeout: float, logs=None, names=()) -> None:
+    if not poll(check, timeout):
+        _fail(
+            f"timed out after {timeout:.0f}s waiting for {what}", logs, names
+        )
 
 
 def _computes(conn, topo, logs: Path) -> None:

@@ -114,7 +114,7 @@ def _network(conn, n: dict[str, str], project_id: str) -> tuple[str, str]:
         except openstack.exceptions.ForbiddenException:
             if attempt == 9:
                 raise
-            time.sleep(0.5)
+            time.sleep(0.2 * (attempt + 1))
     raise AssertionError("unreachable")
 
 

@@ -16,7 +16,7 @@ from novaclient import exceptions as nova_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from tacker_ng.infra.openstack import errors
+from tacker_ng.infra.openstack import errors, polling
 
 LOG = logging.getLogger(__name__)
 MICROVERSION = "2.79"
@@ -162,13 +162,15 @@ class Nova:
         except nova_exc.ClientException as exc:
             raise errors.VimError(reason=f"Nova server delete: {exc}") from exc
         deadline = time.monotonic() + timeout
+        interval = 0.1
         while self.server(server_id) is not None:
             if time.monotonic() >= deadline:
                 raise errors.VimError(
                     reason=f"server {server_id} still exists {timeout:.0f} s "
                     "after its deletion"
                 )
-            time.sleep(0.5)
+            time.sleep(interval)
+            interval = polling.backoff(interval)
 
     def create_image(
         self, server_id: str, name: str, metadata: dict[str, str]
