@@ -217,10 +217,7 @@ def _heat_engine_up(conn) -> bool:
     return any(s["status"] == "up" for s in svcs)
 
 
-def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
-    """Make the cloud match the topology; returns baseline ids."""
-    _computes(conn, topo, logs)
-    aggregates = _aggregates(conn, topo, nova_conf)
+def _inventories(conn, topo, logs: Path) -> None:
     for zone, hosts in topo["zones"].items():
         for host, cap in hosts.items():
             _wait(
@@ -230,13 +227,17 @@ def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
                 logs,
                 [f"nova-compute-{host}"],
             )
-    flavors = _flavors(conn, topo)
-    image_id = _image(conn)
-    lanes = [
-        lanes_mod.build(conn, lane, topo["zones"]) for lane in topo["lanes"]
-    ]
-    aggregates.update(_lane_aggregates(conn, lanes))
-    conn.compute.update_quota_class_set("default", **UNLIMITED)
+
+
+def ready(conn, topo: dict, logs: Path) -> None:
+    """Wait until a cloud whose baseline exists serves it: every compute
+    up with its capacity, every zone listed, heat-engine up."""
+    _computes(conn, topo, logs)
+    _inventories(conn, topo, logs)
+    _ready_services(conn, topo, logs)
+
+
+def _ready_services(conn, topo: dict, logs: Path) -> None:
     _wait(
         "zones in os-availability-zone/detail",
         lambda: _zones_visible(conn, topo),
@@ -249,6 +250,21 @@ def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
         logs,
         ["heat-engine"],
     )
+
+
+def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
+    """Make the cloud match the topology; returns baseline ids."""
+    _computes(conn, topo, logs)
+    aggregates = _aggregates(conn, topo, nova_conf)
+    _inventories(conn, topo, logs)
+    flavors = _flavors(conn, topo)
+    image_id = _image(conn)
+    lanes = [
+        lanes_mod.build(conn, lane, topo["zones"]) for lane in topo["lanes"]
+    ]
+    aggregates.update(_lane_aggregates(conn, lanes))
+    conn.compute.update_quota_class_set("default", **UNLIMITED)
+    _ready_services(conn, topo, logs)
     return {
         "aggregates": aggregates,
         "flavors": flavors,

@@ -3,6 +3,7 @@
 Runs in minicloud's own venv; every step is idempotent.
 usage: setup_cloud.py identity
        setup_cloud.py resources TOPOLOGY.json STATE.json
+       setup_cloud.py ready TOPOLOGY.json
        setup_cloud.py reset STATE.json
 """
 
@@ -142,6 +143,15 @@ def resources(topo_file: str, state_file: str) -> None:
     print("resources registered; state in", state_file)
 
 
+def ready(topo_file: str) -> None:
+    """Wait for the services of a cloud whose baseline is in place (a
+    restored saved state, or a restart with the same fingerprint)."""
+    topo = json.loads(Path(topo_file).read_text())
+    logs = Path(os.environ.get("MINICLOUD_LOGS", paths.LOGS))
+    baseline.ready(connect(), topo, logs)
+    print("cloud ready")
+
+
 def reset(state_file: str) -> None:
     """Tenant resources back to the baseline."""
     state = json.loads(Path(state_file).read_text())
@@ -155,4 +165,10 @@ def reset(state_file: str) -> None:
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"identity": identity, "resources": resources, "reset": reset}[cmd](*args)
+    steps = {
+        "identity": identity,
+        "resources": resources,
+        "ready": ready,
+        "reset": reset,
+    }
+    steps[cmd](*args)
