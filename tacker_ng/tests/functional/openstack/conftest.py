@@ -48,8 +48,6 @@ def placement(cloud) -> Iterator[cfg.ConfigOpts]:
         ("fallback_best_effort", True, "placement"),
         ("az_select_retry", 0, "placement"),
         ("zone_choice_seed", 20260101, "openstack"),
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
         ("stack_timeout", 600, "openstack"),
     ]
     for name, value, group in overrides:

@@ -34,8 +34,6 @@ def strict(cloud):
     """Strict constraints (hard anti-affinity), quick polls; restored."""
     overrides = [
         ("fallback_best_effort", False, "placement"),
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
     ]
     with env.config(overrides):
         cloud.free_all()

@@ -33,8 +33,6 @@ def nfvo(cloud, tmp_path_factory):
         "placement": {"fallback_best_effort": True},
         "openstack": {
             "zone_choice_seed": 11,
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 2.0,
         },
     }
     with (

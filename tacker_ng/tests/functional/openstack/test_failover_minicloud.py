@@ -43,10 +43,6 @@ def fleet(cloud, tmp_path_factory):
             "jobboard_url": "redis://127.0.0.1:6379/0",
             "claim_timeout": CLAIM_TIMEOUT,
         },
-        "openstack": {
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 1.0,
-        },
     }
     with (
         services.scratch_database("mariadb") as sql_url,

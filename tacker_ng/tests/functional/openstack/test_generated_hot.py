@@ -54,8 +54,6 @@ def strict(cloud):
     """Hard anti-affinity, quick polls, a stack timeout; restored."""
     overrides = [
         ("fallback_best_effort", False, "placement"),
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
         ("stack_timeout", 300, "openstack"),
     ]
     with env.config(overrides):

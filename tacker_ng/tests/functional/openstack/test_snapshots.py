@@ -26,8 +26,6 @@ pytestmark = pytest.mark.minicloud
 Op = env.Op
 _OVERRIDES = (
     ("fallback_best_effort", True, "placement"),
-    ("stack_poll_interval", 0.5, "openstack"),
-    ("stack_poll_max_interval", 2.0, "openstack"),
     ("snapshot_timeout", 90, "openstack"),
 )
 
