@@ -287,10 +287,11 @@ class Observer:
             for attempt in db_api.retrying():
                 with attempt, db_api.writer() as s:
                     moved = observed_db.record(s, chunk, rows)
-                    if stacks is not None:  # a stack alarm to clear?
-                        changed.update(
-                            alarms_db.with_open(s, chunk, converge.STACK_KEY)
+                    changed.update(
+                        _with_departed_alarms(
+                            s, chunk, instances, stacks is not None
                         )
+                    )
             changed.update(r["vnf_instance_id"] for r in moved)
         changed.update(failed)
         for iid in ids:
@@ -347,6 +348,31 @@ class Observer:
                 name,
             )
         return {names[n]: drift.missing_stack(n) for n in gone}
+
+
+def _with_departed_alarms(
+    session: Any,
+    chunk: list[str],
+    instances: Mapping[str, Mapping[str, Any]],
+    stacks_known: bool,
+) -> set[str]:
+    """Instances of ``chunk`` holding an open alarm that no observation
+    of a VNFC would clear: its VNFC is no longer desired (a heal or an
+    adoption gave it a new pod, hence a new VNFC id - possibly while an
+    observation saw the new pods before the heal recorded them, so no
+    drift ever changed), or the stack's alarm once Heat was heard."""
+    out = set()
+    wanted: dict[str, set[str]] = {}
+    for iid, key in alarms_db.open_keys(session, chunk):
+        if key == converge.STACK_KEY:
+            if stacks_known:
+                out.add(iid)
+            continue
+        if iid not in wanted:
+            wanted[iid] = {d.vnfc_id for d in desired_vnfcs(instances[iid])}
+        if key not in wanted[iid]:
+            out.add(iid)
+    return out
 
 
 def _row(obs: drift.Observation) -> dict:
