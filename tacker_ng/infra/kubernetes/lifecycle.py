@@ -77,12 +77,7 @@ class Lifecycle(base.InfraDriver):
         for vdu_id, ref in state.vdus.items():
             body = cluster.kube.get(ref)
             if body is None:
-                raise errors.ApiError(
-                    action="read",
-                    kind=ref.kind,
-                    name=ref.name,
-                    reason=f"the workload of {vdu_id} is gone",
-                )
+                raise errors.WorkloadGone(object=str(ref), vdu=vdu_id)
             found.append(body)
         return found
 
@@ -140,7 +135,9 @@ class Lifecycle(base.InfraDriver):
                         reason=f"{vdu_id} is a {ref.kind}, which has no "
                         "replica count"
                     )
-                current = cluster.kube.get(ref) or {}
+                current = cluster.kube.get(ref)
+                if current is None:
+                    raise errors.WorkloadGone(object=str(ref), vdu=vdu_id)
                 saved.setdefault(
                     vdu_id, manifests.replicas_of(current) or have[vdu_id]
                 )
