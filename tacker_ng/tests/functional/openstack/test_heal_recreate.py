@@ -55,17 +55,14 @@ def nfvo(cloud, tmp_path_factory):
     for vdu in ("VDU1", "VDU2"):
         nodes[vdu]["properties"]["sw_image_data"]["name"] = IMAGE
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
-    extra = {
-        "convergence": {"observe_interval": INTERVAL},
-        "openstack": {
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 2.0,
-        },
-    }
+    extra = {"convergence": {"observe_interval": INTERVAL}}
     with (
         services.scratch_database("mariadb") as sql_url,
         deployment.deploy(
-            tmp, sql_url, conductors=("cond-a",), extra=extra
+            tmp,
+            sql_url,
+            conductors=("cond-a",),
+            extra=cloud.tacker_conf(extra),
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(
