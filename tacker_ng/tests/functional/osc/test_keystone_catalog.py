@@ -17,13 +17,9 @@ from tacker_ng.tests import lcm_packages
 from tacker_ng.tests.functional import services
 from tacker_ng.tests.functional.reservation import deployment as rsv
 
-# The reservation deployments register a "reservation" service in
-# minicloud's Keystone catalog (one per cloud): these modules run one
-# after the other in one lane (tacker_ng/tests/functional/lanes.py).
-pytestmark = [
-    pytest.mark.minicloud,
-    pytest.mark.xdist_group("keystone-catalog"),
-]
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
+pytestmark = pytest.mark.minicloud
 
 FUTURE = ("2091-01-01 10:00", "2091-01-02 10:00")
 

@@ -30,13 +30,9 @@ from tacker_ng.tests.functional.openstack.conftest import IMAGE
 from tacker_ng.tests.functional.reservation import deployment as deploy_mod
 from tacker_ng.tests.functional.reservation import test_reservation_vnf as rv
 
-# The reservation deployments register a "reservation" service in
-# minicloud's Keystone catalog (one per cloud): these modules run one
-# after the other in one lane (tacker_ng/tests/functional/lanes.py).
-pytestmark = [
-    pytest.mark.minicloud,
-    pytest.mark.xdist_group("keystone-catalog"),
-]
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
+pytestmark = pytest.mark.minicloud
 FREEPOOL = ("az2-cmp1", "az3-cmp1", "az4-cmp1")
 
 

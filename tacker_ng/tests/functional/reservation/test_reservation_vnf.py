@@ -22,13 +22,9 @@ from tacker_ng.tests.functional.deployment import SolClient
 from tacker_ng.tests.functional.openstack import env
 from tacker_ng.tests.functional.openstack.conftest import IMAGE
 
-# The reservation deployments register a "reservation" service in
-# minicloud's Keystone catalog (one per cloud): these modules run one
-# after the other in one lane (tacker_ng/tests/functional/lanes.py).
-pytestmark = [
-    pytest.mark.minicloud,
-    pytest.mark.xdist_group("keystone-catalog"),
-]
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
+pytestmark = pytest.mark.minicloud
 TIMEOUT = 420
 
 

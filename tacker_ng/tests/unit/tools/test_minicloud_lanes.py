@@ -104,11 +104,19 @@ def test_poll_backs_off_and_gives_up(monkeypatch):
     assert cleanup.poll(lambda: next(calls), timeout=3) is True
 
 
-def test_units_are_modules_or_xdist_groups():
+def test_units_are_modules_or_groups():
     assert lanes.unit_of("a/test_x.py::test_one") == "a/test_x.py"
     assert lanes.unit_of("a/test_x.py::C::test_one[p]") == "a/test_x.py"
-    assert lanes.unit_of("a/test_x.py::test_one@catalog") == "catalog"
-    assert lanes.unit_of("a/test_x.py::test[a@b]") == "a/test_x.py"
+    functional = "tacker_ng/tests/functional/"
+    for nodeid in (
+        f"{functional}reservation/test_reservation_vnf.py::test_a",
+        f"{functional}reservation/test_reservation_minicloud.py::t[x]",
+        f"{functional}osc/test_keystone_catalog.py::test_b",
+    ):
+        assert lanes.unit_of(nodeid) == "keystone-catalog"
+    assert lanes.unit_of(f"{functional}osc/test_demo.py::t") == (
+        f"{functional}osc/test_demo.py"
+    )
 
 
 def test_units_run_longest_first_unknown_ones_early():
