@@ -20,12 +20,17 @@ the classic makespan heuristic.
 
 ``TACKER_NG_LANE_COSTS=path`` makes the controller write the measured
 cost of every unit of this run to ``path`` (merged into what is there).
+``TACKER_NG_CPU_COSTS=path`` makes every test process (each xdist worker,
+or the one pytest process) write the CPU seconds each module took - the
+process itself and the children it reaped (the tacker-ng processes it
+started) - to ``path.<worker>``: where the suite's CPU goes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 from collections import defaultdict
 from pathlib import Path
 
@@ -161,9 +166,44 @@ class CostRecorder:
         )
 
 
+def _cpu() -> float:
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+class CpuRecorder:
+    """CPU seconds per module in this test process (self + reaped
+    children), fixture setup and teardown included."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        before = _cpu()
+        yield
+        self.seconds[unit_of(item.nodeid)] += _cpu() - before
+
+    def pytest_sessionfinish(self) -> None:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        out = {u: round(s, 1) for u, s in sorted(self.seconds.items())}
+        Path(f"{self.path}.{worker}").write_text(json.dumps(out, indent=1))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Record unit costs when TACKER_NG_LANE_COSTS names a file (on the
-    controller only: workers' reports reach it)."""
+    controller only: workers' reports reach it), CPU costs when
+    TACKER_NG_CPU_COSTS does (in every test process)."""
     path = os.environ.get("TACKER_NG_LANE_COSTS")
     if path and not os.environ.get("PYTEST_XDIST_WORKER"):
         config.pluginmanager.register(CostRecorder(Path(path)), "lane-costs")
+    cpu = os.environ.get("TACKER_NG_CPU_COSTS")
+    if cpu and (
+        os.environ.get("PYTEST_XDIST_WORKER")
+        or not config.getvalue("numprocesses")
+    ):
+        config.pluginmanager.register(CpuRecorder(Path(cpu)), "cpu-costs")
