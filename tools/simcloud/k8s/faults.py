@@ -207,7 +207,11 @@ class NodeFaults:
                 )
             taints += [
                 {"key": UNREACHABLE, "effect": "NoSchedule"},
-                {"key": UNREACHABLE, "effect": "NoExecute", "timeAdded": stamp},
+                {
+                    "key": UNREACHABLE,
+                    "effect": "NoExecute",
+                    "timeAdded": stamp,
+                },
             ]
         if taints:
             new["spec"]["taints"] = taints

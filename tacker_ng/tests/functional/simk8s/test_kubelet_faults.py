@@ -70,10 +70,14 @@ def test_dead_kubelet_keeps_pods_terminating(simk8s_factory):
         want = 4 - len(victims) + 1
         wait_list(
             core.list_namespaced_pod,
-            lambda ps: sum(
-                1 for p in ps if pod_ready(p) and p.spec.node_name == "node-1"
-            )
-            == want,
+            lambda ps: (
+                sum(
+                    1
+                    for p in ps
+                    if pod_ready(p) and p.spec.node_name == "node-1"
+                )
+                == want
+            ),
             namespace="default",
         )
         # Force deletion (kubectl delete --force --grace-period=0) ends it.
