@@ -11,20 +11,21 @@ thread of the test (:mod:`.k8s_cluster_boot`) while the conductor's
 
 Through the SOL003 API: instantiate three masters and two workers with
 VNFM-made host keys for both VDUs -> 5 servers on 5 hosts, etcd of 3,
-workers labelled with their host, the cluster's VIM shown on the
-instance and usable by vimId alone (a CNF instantiated on it); a scale
-out whose new worker never answers SSH -> FAILED_TEMP naming its
+HAProxy on every VM, workers labelled with their host, the cluster's VIM
+shown on the instance and usable by vimId alone (a CNF instantiated on
+it); a heal of masterNode-0 (the master kubeadm init ran on: the
+control-plane endpoint names no master, so its new VM joins through the
+others) -> a new etcd member, HAProxy on every VM in front of the three
+masters, nodes and zone labels as before, the op occ's VNFC saying its
+node was drained; a heal of a worker whose kubelet is dead (simk8s
+fault) -> its pods stay Terminating, the drain gives up after
+``drainTimeout`` and force-deletes them, and the op occ names them; a
+scale out whose new worker never answers SSH -> FAILED_TEMP naming its
 address, rollback -> ROLLED_BACK; a scale out that keeps every existing
-server (both VDUs keyed: the case that replaced masterNode-0); a heal of
-masterNode-0 (the master kubeadm init ran on: the control-plane endpoint
-names no master, so its new VM joins through the others) -> a new etcd
-member, HAProxy on every node in front of the three masters, nodes and
-zone labels as before, the op occ's VNFC saying its node was drained; a
-heal of a worker whose kubelet is dead (simk8s fault) -> its pods stay
-Terminating, the drain gives up after ``drainTimeout`` and force-deletes
-them, and the op occ names them; the CNF on the cluster's VIM is served
-throughout (its pods recreated on live workers, scaled out afterwards);
-terminate -> no server left, the VIM withdrawn.
+server (both VDUs keyed: the case that replaced masterNode-0); the CNF
+on the cluster's VIM is served throughout (its pods recreated on live
+workers, scaled out at the end); terminate -> no server left, the VIM
+withdrawn.
 """
 
 from __future__ import annotations
@@ -363,6 +364,14 @@ def _story(cloud, client, sim, boot, login, inst_id, cnf_vnfd) -> None:
     assert "accessInfo" not in shown[vim_id]
     vnf_b = _cnf_on(client, cnf_vnfd, sim, vim_id)
 
+    # Heals while a compute host is free (5 VMs on 6 hosts): Heat creates
+    # the replacement before it deletes the server, and the server group
+    # is anti-affine.
+    _heal_first_master(cloud, client, sim, boot, login, inst_id, servers)
+    _heal_dead_worker(cloud, client, sim, boot, login, inst_id, vnf_b)
+    servers = _servers(client, inst_id)
+    print(f"heals: {time.monotonic() - started:.0f}s")
+
     # SSH unreachable: the new worker boots without a body. The hook
     # retries, then the op occ is FAILED_TEMP naming its address; the
     # rollback removes the new server, the cluster is as it was.
@@ -403,13 +412,10 @@ def _story(cloud, client, sim, boot, login, inst_id, cnf_vnfd) -> None:
     assert len(set(_hosts(cloud, after).values())) == 6
     _check_nodes(cloud, sim, after)
 
-    _heal_first_master(cloud, client, sim, boot, login, inst_id, after)
-    _heal_dead_worker(cloud, client, sim, boot, login, inst_id, vnf_b)
     # The CNF is still served by the cluster: scaled out through its VIM.
     vnf_b.run("scale", {"type": "SCALE_OUT", "aspectId": "vdu1_aspect"})
     _cnf_served(sim, vnf_b, 4)
     vnf_b.run("terminate", {"terminationType": "FORCEFUL"})
-    print(f"heals and CNF: {time.monotonic() - started:.0f}s")
 
     # Terminate: no server left, the VIM withdrawn.
     _run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
