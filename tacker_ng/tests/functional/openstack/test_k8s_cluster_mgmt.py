@@ -172,6 +172,9 @@ def _running_store_pods(sim, count: int, timeout: float = 60) -> list:
         time.sleep(0.5)
 
 
+# 261 s on this 2-core machine beside other sessions (the default
+# timeout is 300 s).
+@pytest.mark.timeout(600)
 def test_cluster_install_scale_heal(quick, k8s_package, world, login):
     sim, bodies = world
     vnf = kenv.ClusterVnf(quick, k8s_package, bodies)
@@ -449,7 +452,7 @@ def _cluster_config(sim, namespace: str, name: str, key: str) -> dict:
     )  # fmt: skip
 
 
-# Three masters, then two master heals: 297 s on this 2-core machine
+# Three masters, then two master heals: 251-297 s on this 2-core machine
 # beside other sessions (the default timeout is 300 s).
 @pytest.mark.timeout(600)
 def test_masters_etcd_haproxy_and_heal(quick, k8s_package, world, login):
