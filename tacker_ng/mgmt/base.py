@@ -55,6 +55,33 @@ class HookResult:
     )
     #: vimIds the VNF no longer provides (removed from the registry).
     withdrawn_vims: list[str] = dataclasses.field(default_factory=list)
+    #: What the hook did to a VNFC, by VNFC id, for the NFVO: merged into
+    #: that VNFC's ``metadata`` in the op occ's
+    #: ``resourceChanges.affectedVnfcs`` (e.g. ``nodeDrain``: a drain
+    #: that had to force-delete pods).
+    vnfc_metadata: dict[str, dict[str, Any]] = dataclasses.field(
+        default_factory=dict
+    )
+
+
+def merge_vnfc_metadata(
+    resource_changes: dict[str, Any] | None,
+    notes: dict[str, dict[str, Any]],
+) -> dict[str, Any] | None:
+    """``resource_changes`` with each of ``notes`` (by VNFC id) added to
+    the metadata of the affectedVnfcs entries of that VNFC (a note of a
+    VNFC the operation did not affect is dropped)."""
+    if not resource_changes or not notes:
+        return resource_changes
+    out = dict(resource_changes)
+    affected = []
+    for item in resource_changes.get("affectedVnfcs") or []:
+        note = notes.get(item.get("id"))
+        meta = {**(item.get("metadata") or {}), **(note or {})}
+        affected.append({**item, "metadata": meta} if note else item)
+    if "affectedVnfcs" in out:
+        out["affectedVnfcs"] = affected
+    return out
 
 
 class MgmtDriver:

@@ -171,6 +171,11 @@ class Hook(_Step):
             LOG.info("Op occ %s: MgmtDriver hook %s", task.op_occ_id, name)
             result = driver.run_hook(name, task, hook.artifact)
             vim_registry.record(run.context, task.instance["id"], result)
+            if result is not None and result.vnfc_metadata:
+                # Kept with the progress (saved by mark) for Finish.
+                notes = run.progress.data.setdefault("vnfc_metadata", {})
+                for vnfc_id, note in result.vnfc_metadata.items():
+                    notes.setdefault(vnfc_id, {}).update(note)
         run.progress.mark(step)
         if self.suffix == "start":
             # The boundary before the driver: checked as soon as the
@@ -256,7 +261,10 @@ class Finish(_Step):
             S.COMPLETED,
             {S.PROCESSING},
             instance_changes=changes,
-            resource_changes=result.get("resource_changes") or None,
+            resource_changes=mgmt.merge_vnfc_metadata(
+                result.get("resource_changes") or None,
+                run.progress.data.get("vnfc_metadata") or {},
+            ),
             changed_info=result.get("changed_info"),
             changed_ext_connectivity=result.get("changed_ext_connectivity"),
         )

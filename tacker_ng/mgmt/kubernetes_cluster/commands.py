@@ -23,7 +23,6 @@ from tacker_ng import exceptions
 INSTALL_MASTER = "Scripts/install_master.sh"
 INSTALL_WORKER = "Scripts/install_worker.sh"
 JOIN_COMMAND = "Scripts/join_command.sh"
-REMOVE_NODE = "Scripts/remove_node.sh"
 READ_KUBECONFIG = "Scripts/read_kubeconfig.sh"
 
 _TOKEN = re.compile(r"^[a-z0-9]{6}\.[a-z0-9]{16}$")

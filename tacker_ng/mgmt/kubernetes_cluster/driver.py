@@ -1,178 +1,43 @@
 """The Kubernetes-cluster MgmtDriver's hooks (kubeadm over SSH).
 
-instantiate_end installs the first master (``kubeadm init``, a new etcd
-cluster of its member), joins the other masters as control plane (each
-etcd member added on the first master, then started with TLS
-certificates from the etcd CA the first master made), puts HAProxy with
-every master as backend on each master, joins the workers, labels every
-worker with its compute host and returns the cluster as a Kubernetes VIM
-for the conductor to register (vimId derived from the instance, so stable
-across a whole-cluster heal); scale_start drains and deletes the workers
-being removed, scale_end joins and labels the new ones; heal_start removes
-the healed nodes from the cluster (a master's etcd member and HAProxy
-backends too), heal_end joins their replacements (etcd member, control
-plane, HAProxy on every master); without vnfcInstanceId (SOL003
+instantiate_end first puts HAProxy in front of every master on each VM
+that reaches the control plane through it (see :mod:`.endpoint`: every
+node, unless the request names a control-plane address), installs the
+first master (``kubeadm init``, a new etcd cluster of its member), joins
+the other masters as control plane (each etcd member added on the first
+master, then started with TLS certificates from the etcd CA the first
+master made), joins the workers, labels every worker with its compute
+host and returns the cluster as a Kubernetes VIM for the conductor to
+register (vimId derived from the instance, so stable across a
+whole-cluster heal); scale_start drains (bounded, :mod:`.drain`) and
+deletes the workers being removed, scale_end joins and labels the new
+ones; heal_start removes the healed nodes from the cluster (a master's
+etcd member and HAProxy backends too) and, when a master goes, hands the
+VIM over to a master that stays; heal_end joins the replacements (HAProxy
+first, through which they join; etcd member, control plane) and sets the
+backends everywhere again. Any master heals, the first one included: no
+step depends on one particular master. Without vnfcInstanceId (SOL003
 whole-cluster heal) heal_start withdraws the VIM like a terminate_end and
 heal_end rebuilds like instantiate_end, registering the new endpoint and
-credentials under the same vimId. Every step is a script of the VNF
-package run over SSH (host key pinned from the VNFC's metadata), arguments
-quoted by the executor, secrets on the script's stdin.
+credentials under the same vimId. Drains that had to force-delete pods
+are reported in the op occ (the VNFC's ``nodeDrain`` metadata). Every
+step is a script of the VNF package run over SSH (host key pinned from
+the VNFC's metadata), arguments quoted by the executor, secrets on the
+script's stdin.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from pathlib import Path
 from typing import Any
 
-from oslo_log import log as logging
-
 from tacker_ng.infra.base import LcmTask
-from tacker_ng.mgmt import base, ssh, ssh_errors, ssh_scripts
-from tacker_ng.mgmt.kubernetes_cluster import (
-    commands,
-    etcd,
-    haproxy,
-    kube,
-    params,
-    vms,
-)
+from tacker_ng.mgmt import base, ssh_errors
+from tacker_ng.mgmt.kubernetes_cluster import commands, endpoint, kube, vms
+from tacker_ng.mgmt.kubernetes_cluster.cluster import Cluster, vim_id_of
 from tacker_ng.mgmt.kubernetes_cluster.commands import ClusterError
 from tacker_ng.objects.vnfd import Artifact
 
-LOG = logging.getLogger(__name__)
-
-
-def vim_id_of(instance_id: str) -> str:
-    """The vimId the cluster of VNF instance ``instance_id`` is known by
-    (the same after a whole-cluster heal, so CNFs keep referring to it)."""
-    return f"kubernetes-{instance_id}"
-
-
-class Cluster:
-    """One hook's view of the cluster: its VMs and how to reach them."""
-
-    def __init__(self, task: LcmTask) -> None:
-        self.task = task
-        self.params = params.from_request(task.request)
-        self.vms = vms.cluster_vms(task.instance)
-
-    @property
-    def masters(self) -> list[vms.ClusterVm]:
-        return [v for v in self.vms if v.vdu_id == self.params.master_vdu]
-
-    @property
-    def workers(self) -> list[vms.ClusterVm]:
-        return [v for v in self.vms if v.vdu_id == self.params.worker_vdu]
-
-    def script(self, name: str) -> bytes:
-        path = Path(self.task.package_root) / name
-        try:
-            return path.read_bytes()
-        except OSError:
-            raise ClusterError(
-                reason=f"the VNF package has no {name}"
-            ) from None
-
-    def run(
-        self,
-        vm: vms.ClusterVm,
-        script: str,
-        args: list[str],
-        *,
-        join: commands.JoinData | None = None,
-        log_output: bool = True,
-    ) -> ssh.Result:
-        """Run a package script on ``vm`` (join secrets on its stdin)."""
-        with ssh.SshExecutor(
-            vm.address, self.params.credentials, host_key=vm.host_key
-        ) as executor:
-            return ssh_scripts.run_script(
-                executor,
-                self.script(script),
-                args,
-                name=script.rsplit("/", 1)[-1],
-                stdin=join.stdin() if join else None,
-                secrets=join.secrets() if join else (),
-                log_output=log_output,
-            )
-
-    def join_data(
-        self, master: vms.ClusterVm, control_plane: bool
-    ) -> commands.JoinData:
-        """A fresh bootstrap token (and certificate key) from ``master``."""
-        token = commands.new_token()
-        key = commands.new_certificate_key() if control_plane else None
-        stdin_join = commands.JoinData("", "", token, key)
-        out = self.run(
-            master,
-            commands.JOIN_COMMAND,
-            ["--control-plane"] if control_plane else [],
-            join=stdin_join,
-        )
-        endpoint, ca_hash = commands.parse_join(out.stdout, token)
-        return commands.JoinData(endpoint, ca_hash, token, key)
-
-    def vim(self, master: vms.ClusterVm) -> dict[str, Any]:
-        """The cluster's VimConnectionInfo from ``master``'s admin
-        kubeconfig (read without logging it: it holds credentials)."""
-        out = self.run(master, commands.READ_KUBECONFIG, [], log_output=False)
-        return commands.vim_from_kubeconfig(
-            out.stdout, vim_id_of(self.task.instance["id"])
-        )
-
-    def join_worker(
-        self, master: vms.ClusterVm, vim: dict[str, Any], vm: vms.ClusterVm
-    ) -> None:
-        join = self.join_data(master, control_plane=False)
-        self.run(vm, commands.INSTALL_WORKER,
-                 commands.install_worker(join, vm.node_name),
-                 join=join)  # fmt: skip
-        kube.label_zone(vim, vm.node_name, vm.compute_host)
-        LOG.info(
-            "Kubernetes cluster of %s: worker %s joined, zone %s",
-            self.task.instance["id"],
-            vm.node_name,
-            vm.compute_host,
-        )
-
-    def join_master(self, master: vms.ClusterVm, vm: vms.ClusterVm) -> None:
-        """Add ``vm``'s etcd member on ``master`` (unless there already:
-        a resumed hook), then install ``vm`` as a control-plane node."""
-        join = self.join_data(master, control_plane=True)
-        # The etcd CA, read without logging it (it holds the CA's key).
-        ca = self.run(master, etcd.READ_ETCD_CA, [], log_output=False)
-        join = dataclasses.replace(join, etcd_ca=etcd.ca_bundle(ca.stdout))
-        out = self.run(master, etcd.ETCD_MEMBER,
-                       etcd.member_add(vm.node_name, vm.address))  # fmt: skip
-        initial = etcd.initial_cluster(out.stdout, vm.node_name, vm.address)
-        self.run(vm, commands.INSTALL_MASTER,
-                 commands.install_master_join(
-                     join, vm.node_name, vm.address, initial),
-                 join=join)  # fmt: skip
-
-    def remove_etcd_member(
-        self, master: vms.ClusterVm, vm: vms.ClusterVm
-    ) -> None:
-        """On ``master``, remove ``vm``'s etcd member (none: nothing)."""
-        self.run(master, etcd.ETCD_MEMBER, etcd.member_remove(vm.node_name))
-
-    def set_backends(
-        self, on: list[vms.ClusterVm], masters: list[vms.ClusterVm]
-    ) -> None:
-        """HAProxy of each of ``on`` in front of exactly ``masters``."""
-        args = haproxy.backends((m.node_name, m.address) for m in masters)
-        for vm in on:
-            self.run(vm, haproxy.HAPROXY_BACKENDS, args)
-
-    def remove(self, master: vms.ClusterVm, vm: vms.ClusterVm) -> None:
-        """Drain ``vm``'s node (pods evicted elsewhere) and delete it."""
-        self.run(master, commands.REMOVE_NODE, [vm.node_name])
-
-    def provided(self, vim: dict[str, Any]) -> base.HookResult:
-        """The cluster VIM for the conductor to register (hooks do not
-        write the database)."""
-        return base.HookResult(provided_vims={vim["vimId"]: vim})
+__all__ = ["KubernetesClusterDriver", "vim_id_of"]
 
 
 def _healed_ids(task: LcmTask) -> list[str]:
@@ -192,35 +57,40 @@ class KubernetesClusterDriver(base.MgmtDriver):
             raise ClusterError(
                 reason=f"no VM of VDU {cluster.params.master_vdu}"
             )
+        # The control-plane endpoint answers before kubeadm needs it.
+        cluster.set_backends(cluster.balancers(), masters)
         first = masters[0]
-        control_plane = commands.endpoint(
-            cluster.params.control_plane_address or first.address
-        )
         cluster.run(first, commands.INSTALL_MASTER,
                     commands.install_master_init(
-                        control_plane, cluster.params.pod_cidr,
+                        endpoint.control_plane(cluster.params),
+                        cluster.params.pod_cidr,
                         first.node_name, first.address))  # fmt: skip
         for vm in masters[1:]:
             cluster.join_master(first, vm)
-        cluster.set_backends(masters, masters)
         vim = cluster.vim(first)
         for vm in cluster.workers:
             cluster.join_worker(first, vim, vm)
         return cluster.provided(vim)
 
-    def scale_start(self, task: LcmTask, artifact: Artifact) -> None:
+    def scale_start(
+        self, task: LcmTask, artifact: Artifact
+    ) -> base.HookResult | None:
         removed = {
             r["id"]
             for r in task.grant_request.get("removeResources") or []
             if r.get("type") == "COMPUTE"
         }
         if not removed:
-            return
+            return None
         cluster = Cluster(task)
         master = _surviving_master(cluster, removed)
+        notes = {}
         for vm in cluster.workers:
             if vm.vnfc_id in removed:
-                cluster.remove(master, vm)
+                note = cluster.remove(master, vm)
+                if note:
+                    notes[vm.vnfc_id] = note
+        return base.HookResult(vnfc_metadata=notes)
 
     def scale_end(self, task: LcmTask, artifact: Artifact) -> None:
         self._join_missing(Cluster(task))
@@ -248,11 +118,22 @@ class KubernetesClusterDriver(base.MgmtDriver):
             cluster.remove_etcd_member(master, vm)
         if leaving:
             staying = [vm for vm in cluster.masters if vm not in leaving]
-            cluster.set_backends(staying, staying)
+            cluster.set_backends(
+                [vm for vm in cluster.balancers() if vm.vnfc_id not in healed],
+                staying,
+            )
+        result = base.HookResult()
         for vm in cluster.vms:
             if vm.vnfc_id in healed:
-                cluster.remove(master, vm)
-        return None
+                note = cluster.remove(master, vm)
+                if note:
+                    result.vnfc_metadata[vm.vnfc_id] = note
+        if leaving:
+            # The VIM may name a master that goes: a staying one's now.
+            result.provided_vims = cluster.provided(
+                cluster.vim(master)
+            ).provided_vims
+        return result
 
     def heal_end(
         self, task: LcmTask, artifact: Artifact
@@ -265,14 +146,15 @@ class KubernetesClusterDriver(base.MgmtDriver):
         # A resumed hook may have joined the master already: the backends
         # are set whenever a master was healed (rewriting them is safe).
         if joined or healed & {vm.vnfc_id for vm in cluster.masters}:
-            cluster.set_backends(cluster.masters, cluster.masters)
+            cluster.set_backends(cluster.balancers(), cluster.masters)
         return None
 
     @staticmethod
     def _join_missing(cluster: Cluster) -> list[vms.ClusterVm]:
         """Join every VM whose node the cluster does not have (new or
         rebuilt VMs: found from the stack's resources and the API's
-        node list, so a resumed hook does not join a node twice)."""
+        node list, so a resumed hook does not join a node twice). Each
+        gets its HAProxy first: it joins through it (:mod:`.endpoint`)."""
         first = cluster.masters[0] if cluster.masters else None
         if first is None:
             raise ClusterError(reason="the cluster has no master VM")
@@ -287,11 +169,15 @@ class KubernetesClusterDriver(base.MgmtDriver):
         if vim is None:
             raise ClusterError(reason="no master answers for the cluster")
         nodes = kube.node_names(vim)
+        balancers = {vm.vnfc_id for vm in cluster.balancers()}
         joined = [vm for vm in cluster.masters if vm.node_name not in nodes]
         for vm in joined:
+            cluster.set_backends([vm], cluster.masters)
             cluster.join_master(first, vm)
         for vm in cluster.workers:
             if vm.node_name not in nodes:
+                if vm.vnfc_id in balancers:
+                    cluster.set_backends([vm], cluster.masters)
                 cluster.join_worker(first, vim, vm)
         return joined
 

@@ -347,7 +347,12 @@ class FakeMgmtDriver(mgmt_base.MgmtDriver):
         params = _fake(task)
         provided = (params.get("provide_vim") or {}).get(hook)
         withdrawn = (params.get("withdraw_vim") or {}).get(hook)
+        # A note for each VNFC the request names (as the cluster driver's
+        # nodeDrain for the nodes it drained).
+        note = (params.get("vnfc_note") or {}).get(hook)
+        ids = task.request.get("vnfcInstanceId") or []
         return mgmt_base.HookResult(
             provided_vims={provided["vimId"]: provided} if provided else {},
             withdrawn_vims=[withdrawn] if withdrawn else [],
+            vnfc_metadata=dict.fromkeys(ids, note) if note else {},
         )

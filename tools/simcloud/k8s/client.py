@@ -75,6 +75,15 @@ class SimK8sControl:
     def node_ready(self, name: str) -> dict:
         return self._call("POST", f"/simcloud/v1/nodes/{name}/ready", {})
 
+    def kubelet(self, name: str, running: bool) -> dict:
+        """Kill (``running=False``) or revive the kubelet of node ``name``:
+        its pods stay Terminating once deleted, until force-deleted."""
+        return self._call(
+            "POST",
+            f"/simcloud/v1/nodes/{name}/kubelet",
+            {"running": running},
+        )
+
     def add_node(
         self,
         name: str,

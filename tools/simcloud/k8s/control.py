@@ -5,6 +5,8 @@
   ``METHOD /path``, `` paged`` appended when ``limit`` was given)
 - ``POST /simcloud/v1/nodes`` (body: a node spec, see nodes.py)
 - ``POST /simcloud/v1/nodes/<name>/notready`` | ``/ready``
+- ``POST /simcloud/v1/nodes/<name>/kubelet`` (body ``{"running": false}``:
+  the node's kubelet dies, see faults.py; ``true`` revives it)
 - ``DELETE /simcloud/v1/nodes/<name>``
 - ``POST /simcloud/v1/namespaces/<ns>/pods/<name>/crashloop``
   (body ``{"enabled": true, "containers": [...]}``)
@@ -92,6 +94,19 @@ async def handle(
         and parts[2] in ("ready", "notready")
     ):
         node = cluster.kubelet.set_node_ready(parts[1], parts[2] == "ready")
+        cluster.kick()
+        return _json(node)
+    if (
+        len(parts) == 3
+        and parts[0] == "nodes"
+        and parts[2] == "kubelet"
+        and method == "POST"
+    ):
+        body = await _body(request)
+        running = body.get("running")
+        if not isinstance(running, bool):
+            raise errors.bad_request('the body needs "running": true|false')
+        node = cluster.kubelet.set_kubelet_running(parts[1], running)
         cluster.kick()
         return _json(node)
     if (

@@ -1,6 +1,8 @@
 """Injected faults and the node lifecycle controller: crash loops, nodes
-going NotReady (not-ready taints, pods not Ready) and back, and the taint
-manager's NoExecute evictions after tolerationSeconds."""
+going NotReady (not-ready taints, pods not Ready) and back, a node whose
+kubelet is dead (status Unknown, unreachable taints, its pods never start
+nor finish terminating) and back, and the taint manager's NoExecute
+evictions after tolerationSeconds."""
 
 from __future__ import annotations
 
@@ -18,6 +20,10 @@ Obj = dict[str, Any]
 PODS = lookup("", "v1", "pods")
 NODES = lookup("", "v1", "nodes")
 NOT_READY = "node.kubernetes.io/not-ready"
+UNREACHABLE = "node.kubernetes.io/unreachable"
+#: What the node lifecycle controller writes into every condition of a
+#: node whose kubelet stopped posting status (node-monitor-grace-period).
+STATUS_UNKNOWN = ("NodeStatusUnknown", "Kubelet stopped posting node status.")
 
 
 def _epoch(stamp: str) -> float:
@@ -33,6 +39,9 @@ class NodeFaults:
 
     crashing: dict[str, set[str]]
     tainted_at: dict[tuple[str, str], float]
+    #: uids of the nodes whose kubelet is dead (a node registered again
+    #: under the same name, e.g. a rebuilt VM, has a new kubelet).
+    dead: set[str]
     evicting: set[str]
     store: Any
     cluster: Any
@@ -138,6 +147,71 @@ class NodeFaults:
             taints += [
                 {"key": NOT_READY, "effect": "NoSchedule"},
                 {"key": NOT_READY, "effect": "NoExecute", "timeAdded": stamp},
+            ]
+        if taints:
+            new["spec"]["taints"] = taints
+        else:
+            new["spec"].pop("taints", None)
+        stored = self.store.update(NODES, new, check_rv=False)
+        for pod in self.store.list(PODS):
+            if (
+                pod["spec"].get("nodeName") != name
+                or pod["status"].get("phase") != "Running"
+            ):
+                continue
+            changed = copy.deepcopy(pod)
+            self._set_ready(
+                changed, pod["metadata"]["uid"] not in self.crashing
+            )
+            self.store.update(PODS, changed, check_rv=False)
+        return stored
+
+    def kubelet_dead(self, name: str) -> bool:
+        node = self.store.get(NODES, None, name)
+        return node is not None and node["metadata"]["uid"] in self.dead
+
+    def set_kubelet_running(self, name: str, running: bool) -> Obj:
+        """Kill (or revive) the kubelet of node ``name``.
+
+        As a real cluster shows it once node-monitor-grace-period has
+        passed: every condition ``Unknown`` (``NodeStatusUnknown``), the
+        ``node.kubernetes.io/unreachable`` NoSchedule and NoExecute taints,
+        its pods not Ready. Nothing on the node starts, and a pod deleted
+        there (an eviction, a drain) stays ``Terminating`` until it is
+        deleted with ``gracePeriodSeconds=0`` (``--force``) or the Node
+        object goes (pod GC), because only the kubelet confirms a graceful
+        deletion. Revived: the node is Ready again and pending deletions
+        finish."""
+        node = self.store.must_get(NODES, None, name)
+        uid = node["metadata"]["uid"]
+        new = copy.deepcopy(node)
+        stamp = now()
+        taints = [
+            t
+            for t in new["spec"].get("taints") or []
+            if t.get("key") not in (UNREACHABLE, NOT_READY)
+        ]
+        if running:
+            self.dead.discard(uid)
+            new["status"]["conditions"] = nodes_mod.conditions(True, stamp)
+        else:
+            self.dead.add(uid)
+            self.tainted_at[(name, UNREACHABLE)] = time.time()
+            reason, message = STATUS_UNKNOWN
+            for cond in new["status"]["conditions"]:
+                cond.update(
+                    status="Unknown",
+                    reason=reason,
+                    message=message,
+                    lastTransitionTime=stamp,
+                )
+            taints += [
+                {"key": UNREACHABLE, "effect": "NoSchedule"},
+                {
+                    "key": UNREACHABLE,
+                    "effect": "NoExecute",
+                    "timeAdded": stamp,
+                },
             ]
         if taints:
             new["spec"]["taints"] = taints

@@ -26,6 +26,7 @@ class Kubelet(NodeFaults):
         self.evicting: set[str] = set()
         self.crashing: dict[str, set[str]] = {}
         self.tainted_at: dict[tuple[str, str], float] = {}
+        self.dead: set[str] = set()
         self.ip_counter: dict[str, int] = {}
 
     @property
@@ -69,6 +70,8 @@ class Kubelet(NodeFaults):
             uid, node = meta["uid"], spec.get("nodeName")
             key = (meta["namespace"], meta["name"], uid)
             if meta.get("deletionTimestamp"):
+                if node and self.kubelet_dead(node):
+                    continue  # nobody confirms the deletion
                 if uid not in self.stopping:
                     self.stopping.add(uid)
                     grace = meta.get("deletionGracePeriodSeconds") or 0
@@ -90,8 +93,12 @@ class Kubelet(NodeFaults):
 
     def _finish(self, ns: str, name: str, uid: str) -> None:
         self.stopping.discard(uid)
-        self.crashing.pop(uid, None)
         pod = self._find(ns, name, uid)
+        if pod is not None and self.kubelet_dead(
+            pod["spec"].get("nodeName", "")
+        ):
+            return  # its kubelet died meanwhile: picked up once revived
+        self.crashing.pop(uid, None)
         if pod is not None and not pod["metadata"].get("finalizers"):
             self.store.remove(PODS, pod)
 
@@ -228,6 +235,8 @@ class Kubelet(NodeFaults):
     def heartbeat(self) -> None:
         stamp = now()
         for node in self.store.list(NODES):
+            if node["metadata"]["uid"] in self.dead:
+                continue  # a dead kubelet posts nothing
             new = copy.deepcopy(node)
             for cond in new.get("status", {}).get("conditions") or []:
                 cond["lastHeartbeatTime"] = stamp

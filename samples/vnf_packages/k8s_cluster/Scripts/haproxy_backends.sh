@@ -1,7 +1,11 @@
 #!/bin/sh
-# On a master: HAProxy in front of every master's kube-apiserver (port
-# 6443), listening on port 8383. Writes haproxy.cfg with the given
-# backends, checks it (haproxy -c) and reloads (or starts) HAProxy.
+# On a master (and, when the cluster's control-plane endpoint is the
+# local one, 127.0.0.1:8383, on every node): HAProxy in front of every
+# master's kube-apiserver (port 6443), listening on port 8383. A master
+# that is down (being healed) is skipped: health checks every 2 s, and a
+# connection it refuses is retried on another one. Writes haproxy.cfg
+# with the given backends, checks it (haproxy -c) and reloads (or
+# starts) HAProxy.
 #
 #   haproxy_backends.sh <node name>=<address> ...
 set -eu
@@ -20,6 +24,9 @@ defaults
     timeout connect 5s
     timeout client 1h
     timeout server 1h
+    option redispatch
+    retries 3
+    default-server inter 2s fall 2 rise 1
 
 frontend kube-apiserver
     bind *:8383

@@ -15,19 +15,37 @@ equivalent of the zone label the driver sets through the Kubernetes API.
 #: hook -> list of (VDU node name, package script) the driver runs.
 HOOKS: dict[str, list[tuple[str, str]]] = {
     "instantiate_end": [
+        # every VM (the masters only with a controlPlaneAddress)
+        ("masterNode", "Scripts/haproxy_backends.sh"),
+        ("workerNode", "Scripts/haproxy_backends.sh"),
         ("masterNode", "Scripts/install_master.sh"),
         ("masterNode", "Scripts/join_command.sh"),
+        ("masterNode", "Scripts/read_etcd_ca.sh"),
+        ("masterNode", "Scripts/etcd_member.sh"),
         ("workerNode", "Scripts/install_worker.sh"),
         ("masterNode", "Scripts/read_kubeconfig.sh"),
     ],
     "scale_start": [("masterNode", "Scripts/remove_node.sh")],
     "scale_end": [
+        ("masterNode", "Scripts/read_kubeconfig.sh"),
+        ("workerNode", "Scripts/haproxy_backends.sh"),
         ("masterNode", "Scripts/join_command.sh"),
         ("workerNode", "Scripts/install_worker.sh"),
     ],
-    "heal_start": [("masterNode", "Scripts/remove_node.sh")],
+    "heal_start": [
+        ("masterNode", "Scripts/etcd_member.sh"),
+        ("masterNode", "Scripts/haproxy_backends.sh"),
+        ("workerNode", "Scripts/haproxy_backends.sh"),
+        ("masterNode", "Scripts/remove_node.sh"),
+        ("masterNode", "Scripts/read_kubeconfig.sh"),
+    ],
     "heal_end": [
+        ("masterNode", "Scripts/read_kubeconfig.sh"),
+        ("masterNode", "Scripts/haproxy_backends.sh"),
+        ("workerNode", "Scripts/haproxy_backends.sh"),
         ("masterNode", "Scripts/join_command.sh"),
+        ("masterNode", "Scripts/read_etcd_ca.sh"),
+        ("masterNode", "Scripts/etcd_member.sh"),
         ("masterNode", "Scripts/install_master.sh"),
         ("workerNode", "Scripts/install_worker.sh"),
     ],

@@ -40,16 +40,27 @@ def wait_list(
     timeout: float = 30,
     **kwargs: Any,
 ) -> list:
-    """Watch a collection until ``predicate(items)`` holds (or fail)."""
+    """Watch a collection until ``predicate(items)`` holds (or fail).
+
+    Each watch starts at the resourceVersion of the list it follows, so
+    a change between the list and the watch is not missed (a watch from
+    "now" would wait for a next event that may never come)."""
     deadline = time.monotonic() + timeout
-    items = list_fn(**kwargs).items
+    listed = list_fn(**kwargs)
+    items = listed.items
     if predicate(items):
         return items
     while time.monotonic() < deadline:
         w = watch.Watch()
         remaining = max(1, int(deadline - time.monotonic()))
-        for _event in w.stream(list_fn, timeout_seconds=remaining, **kwargs):
-            items = list_fn(**kwargs).items
+        for _event in w.stream(
+            list_fn,
+            timeout_seconds=remaining,
+            resource_version=listed.metadata.resource_version,
+            **kwargs,
+        ):
+            listed = list_fn(**kwargs)
+            items = listed.items
             if predicate(items):
                 w.stop()
                 return items
