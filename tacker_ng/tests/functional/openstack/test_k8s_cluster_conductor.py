@@ -86,10 +86,6 @@ def vnfm(cloud, tmp_path):
     src.mkdir()
     k8s_env.package(src, conftest.IMAGE)
     extra = {
-        "openstack": {
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 2.0,
-        },
         "mgmt_ssh": SSH,
         "kubernetes": cnf.KUBERNETES_OPTS,
     }

@@ -90,8 +90,6 @@ def login():
 @pytest.fixture
 def quick(cloud):
     overrides = [
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
         ("connect_attempts", 3, "mgmt_ssh"),
         ("retry_initial_delay", 0.5, "mgmt_ssh"),
     ]
