@@ -115,9 +115,10 @@ def reconcile(
             raised["id"],
         )
         return "raised"
-    if list(alarm["vnfc_instance_ids"] or []) == vnfc_ids and list(
-        alarm["fault_details"] or []
-    )[: len(lines)] == lines:
+    if (
+        list(alarm["vnfc_instance_ids"] or []) == vnfc_ids
+        and list(alarm["fault_details"] or [])[: len(lines)] == lines
+    ):
         return None
     changed = alarms_db.change_open(
         session,

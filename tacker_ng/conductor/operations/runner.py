@@ -238,9 +238,7 @@ def rollback(
     )
 
 
-def _finish_rollback(
-    context, occ, op_occ_id: str, result, task=None
-) -> None:
+def _finish_rollback(context, occ, op_occ_id: str, result, task=None) -> None:
     result = copy.deepcopy(result or {})
     changes: dict[str, Any] = {}
     record = None
