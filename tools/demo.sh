@@ -11,8 +11,10 @@
 #   TACKER_NG_VENV   virtualenv to use (default .venv, created if missing)
 #   DEMO_PORT        port of the demo's tacker-ng API (default 9891)
 #   DEMO_KEEP=1      leave tacker-ng running at the end (prints how to stop)
-#   DEMO_MINICLOUD_LOCKED=1  the caller holds minicloud's session lock
-#                    (a test session); do not wait for it
+#   DEMO_LANE        the lane of minicloud to use (default 0: project vnf,
+#                    zones AZ-1..AZ-5; tools/minicloud/lanes.py)
+#   DEMO_MINICLOUD_LOCKED=1  the caller holds that lane's lock (a test
+#                    session); do not wait for it
 #
 # It starts minicloud if it is not running (the first time this installs
 # OpenStack from PyPI: several minutes) and leaves it running; it stops
@@ -22,6 +24,7 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 VENV=${TACKER_NG_VENV:-.venv}
 PORT=${DEMO_PORT:-9891}
+export MINICLOUD_LANE=${DEMO_LANE:-0}
 URL=http://127.0.0.1:$PORT
 DEMO=$(mktemp -d "${TMPDIR:-/tmp}/tacker-ng-demo.XXXXXX")
 TACKER_PID=
@@ -111,19 +114,20 @@ fi
 say "openstack CLI: $("$VENV/bin/openstack" --version 2>&1)"
 
 step "Bring up minicloud (Keystone, Nova, Neutron, Glance, Heat; 5 zones)"
-# One user of minicloud at a time: the functional tests take this lock too
-# (they fill zones and reset the cloud).
+# One user of a lane of minicloud at a time: the functional tests take
+# this lock too (they fill the lane's zones and reset it).
 MC_HOME=$(python3 -c 'import sys; sys.path.insert(0, "tools/minicloud")
 from mclib import paths; print(paths.HOME)')
 mkdir -p "$MC_HOME"
 # (DEMO_MINICLOUD_LOCKED=1: the caller, a test session, holds it.)
-exec 9>>"$MC_HOME/session.lock"
+exec 9>>"$MC_HOME/lane-$MINICLOUD_LANE.lock"
 if [[ -z "${DEMO_MINICLOUD_LOCKED:-}" ]] && ! flock -n 9; then
-    say "another session (tests?) uses minicloud; waiting for it"
+    say "another session (tests?) uses minicloud's lane $MINICLOUD_LANE; waiting for it"
     flock 9
 fi
 python3 tools/minicloud/minicloud.py up --quiet
-say "zones AZ-1 (2 hosts), AZ-2 ... AZ-5 (1 host each)"
+zone() { "$VENV/bin/python" tools/demo_cloud.py zone "$1"; }
+say "zones $(zone AZ-1) (2 hosts), $(zone AZ-2) ... $(zone AZ-5) (1 host each)"
 
 step "Start tacker-ng (API + conductor, SQLite) with minicloud as default VIM"
 cat >"$DEMO/tacker.conf" <<CONF
@@ -143,9 +147,6 @@ observe_interval = 10
 [placement]
 # A zone without capacity: try another one (AZ reselection).
 fallback_best_effort = true
-
-[openstack]
-stack_poll_interval = 1
 CONF
 "$VENV/bin/python" tools/demo_cloud.py vim-conf >>"$DEMO/tacker.conf"
 # The reservation user makes a lease's server group in the lease's project
@@ -186,7 +187,7 @@ step "Create a VNF instance of that VNFD"
 VNF=$(lcm create "$VNFD" --name demo-vnf -f value -c ID)
 say "-> VNF instance $VNF"
 
-step "Make zone AZ-1 full, then instantiate: Nova refuses AZ-1, tacker-ng reselects"
+step "Make zone $(zone AZ-1) full, then instantiate: Nova refuses it, tacker-ng reselects"
 FILLED=1
 "$VENV/bin/python" tools/demo_cloud.py fill AZ-1 | sed 's/^/    /'
 cat >"$DEMO/instantiate.json" <<JSON
@@ -207,7 +208,7 @@ new_occ "$VNF"
 run vnflcm op wait "$OCC" -c operation -c operationState
 run vnflcm placement show "$VNF"
 say "what the conductor did (its log):"
-grep -o "Stack vnf-.*zone reselection.*" "$DEMO/tacker-ng.log" | sed 's/^/      /' || say "(no reselection: the grant did not use AZ-1)"
+grep -o "Stack vnf-.*zone reselection.*" "$DEMO/tacker-ng.log" | sed 's/^/      /' || say "(no reselection: the grant did not use $(zone AZ-1))"
 "$VENV/bin/python" tools/demo_cloud.py free | sed 's/^/    /'
 FILLED=
 
@@ -236,8 +237,9 @@ new_occ "$VNF"
 run vnflcm op wait "$OCC" -c operation -c operationState
 lcm delete "$VNF"
 
-step "Reserve capacity (python-blazarclient): 3 hosts, one per zone AZ-2..AZ-4"
-for host in az2-cmp1 az3-cmp1 az4-cmp1; do
+step "Reserve capacity (python-blazarclient): 3 hosts, one per zone $(zone AZ-2)..$(zone AZ-4)"
+for zone in AZ-2 AZ-3 AZ-4; do
+    host=$("$VENV/bin/python" tools/demo_cloud.py host "$zone")
     # (blazarclient prints "Created a new host:" before the value)
     RSV_HOSTS+=("$(rsv_run host create "$host" -f value -c id | tail -1)")
 done

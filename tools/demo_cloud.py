@@ -3,8 +3,11 @@
 
 usage: demo_cloud.py vim-conf | project-id | network | fill ZONE | free
                     | group GROUP_ID | grant-reservation-user
+                    | zone ZONE | host ZONE
   vim-conf  the [vim] and [reservation_nova] sections making minicloud
-            tacker-ng's default VIM (project vnf's member user)
+            tacker-ng's default VIM (project vnf's member user), and the
+            [openstack] and [reservation] lines keeping tacker-ng on the
+            lane's zones and hosts
   project-id  id of project vnf (the demo's HTTP basic callers act in it,
             so a lease's flavour and aggregate are the VIM project's)
   network   id of minicloud's tenant network (for extVirtualLinks)
@@ -17,6 +20,11 @@ usage: demo_cloud.py vim-conf | project-id | network | fill ZONE | free
             give [reservation_nova]'s user the member role in project
             vnf (an operator's setup step: a lease's server group is made
             in the lease's project, by that user)
+  zone      the name Nova gives ZONE (AZ-1..AZ-5) in the lane
+  host      the first compute host of ZONE in the lane
+
+MINICLOUD_LANE (default 0) picks the lane of minicloud the demo uses
+(tools/minicloud/lanes.py): lane 0 is project vnf, zones AZ-1..AZ-5.
 """
 
 import os
@@ -54,7 +62,11 @@ def vim_conf(cloud: MiniCloud) -> str:
         f"user_domain_name = {admin['user_domain_name']}",
         f"project_domain_name = {admin['project_domain_name']}",
         f"region_name = {cloud.region_name}",
+        "",
     ]
+    for section, options in cloud.tacker_conf().items():
+        lines.append(f"[{section}]")
+        lines += [f"{k} = {v}" for k, v in options.items()]
     return "\n".join(lines)
 
 
@@ -73,7 +85,8 @@ def group_members(cloud: MiniCloud, group_id: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    cloud = MiniCloud.from_file(paths.STATE_FILE)
+    lane = int(os.environ.get("MINICLOUD_LANE") or 0)
+    cloud = MiniCloud.from_file(paths.STATE_FILE, lane)
     if argv[:1] == ["vim-conf"]:
         print(vim_conf(cloud))
     elif argv[:1] == ["project-id"]:
@@ -88,6 +101,10 @@ def main(argv: list[str]) -> int:
         print(f"{argv[1]} is full: filler servers hold {hosts}")
     elif argv[:1] == ["grant-reservation-user"]:
         print(cloud.grant_admin_member_role())
+    elif len(argv) == 2 and argv[0] == "zone":
+        print(cloud.az(argv[1]))
+    elif len(argv) == 2 and argv[0] == "host":
+        print(cloud.hosts(argv[1])[0])
     elif argv[:1] == ["free"]:
         print(f"removed {cloud.free_all()} filler server(s)")
     else:

@@ -1,7 +1,8 @@
 """``[openstack]`` options of the OpenStack infra driver (Heat + Nova).
 
-How long and how often the driver waits for Heat stacks, and the seed of
-the zone reselection's random pick (for reproducible tests).
+How long and how often the driver waits for Heat stacks, which zones it
+may use, and the seed of the zone reselection's random pick (for
+reproducible tests).
 """
 
 from oslo_config import cfg
@@ -17,10 +18,13 @@ opts = [
     ),
     cfg.FloatOpt(
         "stack_poll_interval",
-        default=1.0,
+        default=0.2,
         min=0.05,
-        help="First wait in seconds between two reads of a stack's status; "
-        "each further wait grows by half, up to stack_poll_max_interval.",
+        help="First wait in seconds between two reads of a stack's status "
+        "(and of a server's, image's or volume's during an operation); "
+        "each further wait grows by half, up to stack_poll_max_interval. "
+        "Short, so that a quick stack action is seen done at once; the "
+        "backoff keeps the reads of a long one few.",
     ),
     cfg.FloatOpt(
         "stack_poll_max_interval",
@@ -55,6 +59,18 @@ opts = [
         "available), and a revert for each server rebuilt from its "
         "image to be ACTIVE (or SHUTOFF) again and for each volume step "
         "(detach, revert, attach); past it the operation is FAILED_TEMP.",
+    ),
+    cfg.ListOpt(
+        "availability_zones",
+        default=[],
+        help="Availability zones the VNFM may place VNFCs in, on every "
+        "OpenStack VIM: the zones the local NFVO grants (when "
+        "[nfvo] local_zones is empty) and the candidates of AZ "
+        "reselection. Zones Nova reports that are not listed are never "
+        "chosen by the VNFM (a grant from a remote NFVO is still "
+        "followed). Empty: every usable zone Nova reports. Use it when a "
+        "cloud's zones are not all meant for VNFs (zones of other "
+        "tenants, of special hardware, or of another VNFM).",
     ),
     cfg.IntOpt(
         "zone_choice_seed",

@@ -56,12 +56,38 @@ class ObservedServer:
 
 @dataclasses.dataclass(frozen=True)
 class StackState:
-    """A Heat stack in a ``*_FAILED`` state, as Heat's listing says."""
+    """A Heat stack in a ``*_FAILED`` state, as Heat's listing says, or
+    gone from Heat (:data:`STACK_MISSING`, see :func:`missing_stack`)."""
 
     id: str
     name: str
     status: str
     reason: str = ""
+
+
+#: Status of a VNF's stack Heat no longer has.
+STACK_MISSING = "MISSING"
+
+
+def missing_stack(name: str) -> StackState:
+    """A VNF's stack deleted behind the VNFM's back (its id is gone with
+    it: the name stands for it)."""
+    return StackState(
+        id=name,
+        name=name,
+        status=STACK_MISSING,
+        reason="the stack is gone from Heat (deleted outside the VNFM); "
+        "a heal of the VNF creates it again",
+    )
+
+
+def all_missing(observations: list["Observation"]) -> bool:
+    """Whether every observed VNFC of an instance is MISSING (none at all
+    is not): what a deleted stack leaves, so only then is Heat asked
+    whether the stack still exists."""
+    return bool(observations) and all(
+        o.drift == DriftKind.MISSING for o in observations
+    )
 
 
 @dataclasses.dataclass(frozen=True)

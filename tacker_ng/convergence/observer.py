@@ -47,6 +47,8 @@ PodLister = Callable[[dict[str, Any], Iterable[str]], Any]
 StackLister = Callable[
     [dict[str, Any]], tuple[dict[str, drift.StackState] | None, int]
 ]
+#: (OpenStack VIM, stack names) -> (those Heat does not have, calls).
+StackFinder = Callable[[dict[str, Any], Iterable[str]], tuple[set[str], int]]
 
 
 @dataclasses.dataclass
@@ -59,6 +61,7 @@ class CycleReport:
     pod_list_calls: int = 0
     stack_list_calls: int = 0
     stacks_failed: int = 0
+    stacks_missing: int = 0
     vnfcs_refreshed: int = 0
     instances: int = 0
     vnfcs: int = 0
@@ -102,6 +105,7 @@ class Observer:
         conf: cfg.ConfigOpts = cfg.CONF,
         pod_lister: PodLister = kubernetes.kubernetes_lister,
         stack_lister: StackLister | None = None,
+        stack_finder: StackFinder | None = None,
     ) -> None:
         self.host = host
         self.converger = converger
@@ -113,7 +117,10 @@ class Observer:
         # (tests, the bench) has no Heat unless one is given.
         if stack_lister is None and lister is nova_lister:
             stack_lister = heat.heat_lister
+        if stack_finder is None and lister is nova_lister:
+            stack_finder = heat.missing_stacks
         self.stack_lister = stack_lister
+        self.stack_finder = stack_finder
 
     # -- gathering ------------------------------------------------------
 
@@ -202,7 +209,7 @@ class Observer:
             stacks = None
             if not kubernetes.is_kubernetes(vim):
                 stacks = self._stacks(vim, report)
-            self._observe_vim(instances, wanted, listing, report, stacks)
+            self._observe_vim(instances, wanted, listing, report, stacks, vim)
         if instance_ids is None:
             report.alarms_cleared += self.converger.clear_departed()
         report.seconds = round(time.perf_counter() - start, 3)
@@ -251,6 +258,7 @@ class Observer:
         listing: nova.VimListing,
         report: CycleReport,
         stacks: dict[str, drift.StackState] | None = None,
+        vim: dict[str, Any] | None = None,
     ) -> None:
         judged = drift.judge_all(wanted, listing.servers, listing.hosts_up)
         report.vnfcs_refreshed += refresh.refresh_replaced(instances, judged)
@@ -270,6 +278,7 @@ class Observer:
                 if heat.stack_name(iid) in stacks
             }
             report.stacks_failed += len(failed)
+            failed.update(self._lost_stacks(vim, ids, by_instance, report))
         for i in range(0, len(ids), CHUNK):
             chunk = ids[i : i + CHUNK]
             rows = [
@@ -278,10 +287,11 @@ class Observer:
             for attempt in db_api.retrying():
                 with attempt, db_api.writer() as s:
                     moved = observed_db.record(s, chunk, rows)
-                    if stacks is not None:  # a stack alarm to clear?
-                        changed.update(
-                            alarms_db.with_open(s, chunk, converge.STACK_KEY)
+                    changed.update(
+                        _with_departed_alarms(
+                            s, chunk, instances, stacks is not None
                         )
+                    )
             changed.update(r["vnf_instance_id"] for r in moved)
         changed.update(failed)
         for iid in ids:
@@ -300,6 +310,73 @@ class Observer:
                 report.heals.append(out.heal_op_occ_id)
             report.alarms_raised += len(out.raised)
             report.alarms_cleared += len(out.cleared)
+
+    def _lost_stacks(
+        self,
+        vim: dict[str, Any] | None,
+        ids: Sequence[str],
+        by_instance: Mapping[str, list[drift.Observation]],
+        report: CycleReport,
+    ) -> dict[str, drift.StackState]:
+        """Instance id -> its stack as missing, for the instances whose
+        every server is missing and whose stack Heat no longer has (one
+        listing for all of them; none when no instance lost every
+        server). Heat not answering leaves them to the VNFC drift."""
+        names = {
+            heat.stack_name(iid): iid
+            for iid in ids
+            if drift.all_missing(by_instance.get(iid, []))
+        }
+        if not names or vim is None or self.stack_finder is None:
+            return {}
+        try:
+            gone, calls = self.stack_finder(vim, names)
+        except (errors.VimError, errors.InvalidVimConnection) as exc:
+            LOG.warning(
+                "Observer: stacks of VIM %s not found out: %s",
+                vim.get("vimId") or "?",
+                exc,
+            )
+            return {}
+        report.vim_calls += calls
+        report.stack_list_calls += calls
+        report.stacks_missing += len(gone)
+        for name in sorted(gone):
+            LOG.warning(
+                "Observer: VNF instance %s: stack %s is gone from Heat",
+                names[name],
+                name,
+            )
+        return {names[n]: drift.missing_stack(n) for n in gone}
+
+
+def _with_departed_alarms(
+    session: Any,
+    chunk: list[str],
+    instances: Mapping[str, Mapping[str, Any]],
+    stacks_known: bool,
+) -> set[str]:
+    """Instances of ``chunk`` holding an open alarm that no observation
+    of a VNFC would clear: its VNFC is no longer desired (a heal or an
+    adoption gave it a new pod, hence a new VNFC id - possibly while an
+    observation saw the new pods before the heal recorded them, so no
+    drift ever changed), or the stack's alarm once Heat was heard."""
+    out = set()
+    wanted: dict[str, set[str]] = {}
+    for iid, key in alarms_db.open_keys(session, chunk):
+        if key == converge.STACK_KEY:
+            if stacks_known:
+                out.add(iid)
+            continue
+        if ":" in key:
+            # Not a VNFC's and not the observer's (e.g. the conductor's
+            # zone anti-affinity alarm): no observation clears it.
+            continue
+        if iid not in wanted:
+            wanted[iid] = {d.vnfc_id for d in desired_vnfcs(instances[iid])}
+        if key not in wanted[iid]:
+            out.add(iid)
+    return out
 
 
 def _row(obs: drift.Observation) -> dict:

@@ -64,20 +64,24 @@ def open_for(
     return {r["open_key"].split("/", 1)[1]: r for r in rows}
 
 
-def with_open(
-    session: orm.Session, instance_ids: list[str], vnfc_id: str
-) -> set[str]:
-    """Which of ``instance_ids`` have an open alarm keyed ``vnfc_id``
-    (one statement for a chunk of instances)."""
-    keys = [open_key(i, vnfc_id) for i in instance_ids]
-    if not keys:
+def open_keys(
+    session: orm.Session, instance_ids: list[str]
+) -> set[tuple[str, str]]:
+    """(instance id, VNFC id or stack key) of every open alarm of
+    ``instance_ids`` (one statement for a chunk of instances)."""
+    if not instance_ids:
         return set()
     rows = session.execute(
-        sa.select(ALARMS.c.managed_object_id).where(
-            ALARMS.c.open_key.in_(keys)
+        sa.select(ALARMS.c.open_key).where(
+            ALARMS.c.managed_object_id.in_(list(instance_ids)),
+            ALARMS.c.open_key.is_not(None),
         )
     )
-    return {r[0] for r in rows}
+    out = set()
+    for (key,) in rows:
+        instance_id, vnfc_id = key.split("/", 1)
+        out.add((instance_id, vnfc_id))
+    return out
 
 
 def raise_alarm(

@@ -23,6 +23,17 @@ class OperationNotSupported(exceptions.UnprocessableEntity):
     message = "The {driver} driver does not support {operation}."
 
 
+class RollbackNotSupported(exceptions.Conflict):
+    """The driver cannot roll this operation back: said before the op
+    occ leaves FAILED_TEMP, so the NFVO can still retry or fail it."""
+
+    title = "Rollback Not Supported"
+    message = (
+        "The {driver} driver cannot roll back {operation}; retry the "
+        "operation occurrence or mark it failed (fail)."
+    )
+
+
 class Cancelled(exceptions.TackerNgError):
     """Raised by a driver that stopped because cancel was requested."""
 
@@ -101,6 +112,8 @@ class InfraDriver(abc.ABC):
 
     #: Short name for messages and logs.
     name: str = "infra"
+    #: Operations whose rollback the driver implements (None: all).
+    rollback_operations: frozenset[lcm.Operation] | None = None
 
     def _unsupported(self, task: LcmTask) -> LcmResult:
         raise OperationNotSupported(driver=self.name, operation=task.operation)
@@ -159,6 +172,13 @@ class InfraDriver(abc.ABC):
         if method is None:
             return True
         return getattr(type(self), method) is not getattr(InfraDriver, method)
+
+    def supports_rollback(self, operation: lcm.Operation) -> bool:
+        """Whether :meth:`rollback` can undo ``operation`` (the API answers
+        409 at once for one it cannot, leaving the op occ FAILED_TEMP)."""
+        if operation not in METHODS or self.rollback_operations is None:
+            return True
+        return operation in self.rollback_operations
 
     @abc.abstractmethod
     def rollback(self, task: LcmTask) -> LcmResult:

@@ -292,6 +292,7 @@ class NovaGateway:
             with contextlib.suppress(nova_exc.NotFound):
                 server.delete()
         deadline = time.monotonic() + self.timeout
+        interval = 0.1  # short first, half again as long each time, <= 2 s
         while victims:
             victims = servers()
             if not victims:
@@ -301,7 +302,8 @@ class NovaGateway:
                     reason=f"servers of flavor {flavor_id} still exist "
                     f"after {self.timeout}s"
                 )
-            time.sleep(1)
+            time.sleep(interval)
+            interval = min(interval * 1.5, 2.0)
         return count
 
 

@@ -119,11 +119,15 @@ def main() -> None:
     conf([], project="tacker_ng", default_config_files=[])
     conf.set_override("fallback_best_effort", True, group="placement")
     conf.set_override("zone_choice_seed", args.seed, group="openstack")
-    cloud = MiniCloud.from_file(mc.HOME / "state.json")
+    state = json.loads((mc.HOME / "state.json").read_text())
     with (
-        env.exclusive_minicloud(),
+        mc.hold_lane(MiniCloud.lane_count(state)) as lane,
         tempfile.TemporaryDirectory() as tmp,
     ):
+        cloud = MiniCloud(state, lane)
+        conf.set_override(
+            "availability_zones", cloud.real_zones(), group="openstack"
+        )
         cloud.reset()
         src = env.spec_package_source(Path(tmp) / "src", "minicloud-image")
         package = env.onboard(src, Path(tmp) / "pkg")

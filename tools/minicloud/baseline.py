@@ -1,4 +1,4 @@
-"""Build minicloud's baseline: computes in zones, flavors, image, network.
+"""Build minicloud's baseline: computes in zones, flavors, image, lanes.
 
 Used by setup_cloud.py (minicloud's venv, openstacksdk). Idempotent:
 a warm `up` finds everything in place and changes nothing.
@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import openstack
-from cleanup import UNLIMITED
+import lanes as lanes_mod
+from cleanup import UNLIMITED, poll
 
 AGG_PREFIX = "mc-az-"
+LANE_AGG_PREFIX = "mc-lane-"
 IMAGE = "minicloud-image"
-NETWORK, SUBNET, CIDR = "vnf-net", "vnf-subnet", "10.99.0.0/24"
 
 
 def _fail(msg: str, logs: Path | None = None, names: Any = ()) -> None:
@@ -29,19 +29,11 @@ def _fail(msg: str, logs: Path | None = None, names: Any = ()) -> None:
     sys.exit(msg)
 
 
-def _wait(what: str, check, timeout: float, logs=None, names=()) -> Any:
-    t0 = time.monotonic()
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() - t0 > timeout:
-            _fail(
-                f"timed out after {timeout:.0f}s waiting for {what}",
-                logs,
-                names,
-            )
-        time.sleep(1)
+def _wait(what: str, check, timeout: float, logs=None, names=()) -> None:
+    if not poll(check, timeout):
+        _fail(
+            f"timed out after {timeout:.0f}s waiting for {what}", logs, names
+        )
 
 
 def _computes(conn, topo, logs: Path) -> None:
@@ -102,19 +94,74 @@ def _aggregates(conn, topo, nova_conf: Path) -> dict[str, Any]:
                 _discover_hosts(nova_conf)
                 discovered = True
             conn.compute.add_host_to_aggregate(agg, h)
-        out[zone] = {"id": agg.id, "name": name, "hosts": sorted(hosts)}
+        out[zone] = {
+            "id": agg.id,
+            "name": name,
+            "hosts": sorted(hosts),
+            "metadata": {"availability_zone": zone},
+        }
+    return out
+
+
+def _lane_aggregates(conn, lanes: list[dict[str, Any]]) -> dict[str, Any]:
+    """One aggregate per lane over its hosts whose ``filter_tenant_id``
+    names the lane's projects: Nova's AggregateMultiTenancyIsolation
+    filter then keeps every server of a lane - a zoneless one too - on
+    the lane's hosts, and other lanes' servers off them."""
+    existing = {a.name: a for a in conn.compute.aggregates()}
+    wanted = {f"{LANE_AGG_PREFIX}{lane['index']}" for lane in lanes}
+    for name, agg in existing.items():
+        if name.startswith(LANE_AGG_PREFIX) and name not in wanted:
+            for h in agg.hosts or []:
+                conn.compute.remove_host_from_aggregate(agg, h)
+            conn.compute.delete_aggregate(agg)
+    out = {}
+    for lane in lanes:
+        name = f"{LANE_AGG_PREFIX}{lane['index']}"
+        hosts = sorted(h for hs in lane["topology"].values() for h in hs)
+        meta = {
+            "filter_tenant_id": ",".join(
+                (lane["project_id"], lane["admin_project_id"])
+            )
+        }
+        agg = existing.get(name) or conn.compute.create_aggregate(name=name)
+        for h in set(agg.hosts or []) - set(hosts):
+            conn.compute.remove_host_from_aggregate(agg, h)
+        for h in sorted(set(hosts) - set(agg.hosts or [])):
+            conn.compute.add_host_to_aggregate(agg, h)
+        current = agg.metadata or {}
+        fix = {k: None for k in current if k not in meta}
+        fix.update({k: v for k, v in meta.items() if current.get(k) != v})
+        if fix:
+            conn.compute.set_aggregate_metadata(agg, fix)
+        out[name] = {
+            "id": agg.id,
+            "name": name,
+            "hosts": hosts,
+            "metadata": meta,
+        }
     return out
 
 
 def _discover_hosts(nova_conf: Path) -> None:
+    """Map new compute hosts to cell1. nova-scheduler maps them too
+    (discover_hosts_in_cells_interval): when both map the same host at
+    once, the loser exits 2 on the duplicate mapping; the next run finds
+    every host mapped."""
     nova_manage = Path(sys.executable).parent / "nova-manage"
-    subprocess.run(
-        [str(nova_manage), "--config-file", str(nova_conf)]
-        + ["cell_v2", "discover_hosts"],
-        check=True,
-        timeout=120,
-        capture_output=True,
-    )
+    for attempt in range(3):
+        done = subprocess.run(
+            [str(nova_manage), "--config-file", str(nova_conf)]
+            + ["cell_v2", "discover_hosts"],
+            check=False,
+            timeout=120,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode == 0:
+            return
+        time.sleep(1 + attempt)
+    _fail(f"nova-manage cell_v2 discover_hosts failed: {done.stderr[-800:]}")
 
 
 def _flavors(conn, topo) -> dict[str, str]:
@@ -141,22 +188,7 @@ def _flavors(conn, topo) -> dict[str, str]:
     return out
 
 
-def _network(conn, project_id: str) -> tuple[str, str, str]:
-    # Neutron's first request(s) after a start can run before its policy
-    # engine is ready and be judged non-admin (empty list, then 403 on
-    # create): warm it up and retry.
-    for attempt in range(10):
-        try:
-            list(conn.network.networks(limit=1))
-            return _network_once(conn, project_id)
-        except openstack.exceptions.ForbiddenException:
-            if attempt == 9:
-                raise
-            time.sleep(1)
-    raise AssertionError("unreachable")
-
-
-def _network_once(conn, project_id: str) -> tuple[str, str, str]:
+def _image(conn) -> str:
     img = conn.image.find_image(IMAGE) or conn.create_image(
         IMAGE,
         data=b"\0" * 65536,
@@ -165,19 +197,7 @@ def _network_once(conn, project_id: str) -> tuple[str, str, str]:
         visibility="public",
         wait=True,
     )
-    net = conn.network.find_network(NETWORK) or conn.network.create_network(
-        name=NETWORK, project_id=project_id
-    )
-    # The subnet must belong to the network's project, or the project's
-    # ports get no fixed IP (Neutron's RBAC defaults).
-    sub = conn.network.find_subnet(SUBNET) or conn.network.create_subnet(
-        name=SUBNET,
-        network_id=net.id,
-        ip_version=4,
-        cidr=CIDR,
-        project_id=project_id,
-    )
-    return img.id, net.id, sub.id
+    return img.id
 
 
 def _zones_visible(conn, topo) -> bool:
@@ -197,10 +217,7 @@ def _heat_engine_up(conn) -> bool:
     return any(s["status"] == "up" for s in svcs)
 
 
-def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
-    """Make the cloud match the topology; returns baseline ids."""
-    _computes(conn, topo, logs)
-    aggregates = _aggregates(conn, topo, nova_conf)
+def _inventories(conn, topo, logs: Path) -> None:
     for zone, hosts in topo["zones"].items():
         for host, cap in hosts.items():
             _wait(
@@ -210,10 +227,17 @@ def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
                 logs,
                 [f"nova-compute-{host}"],
             )
-    flavors = _flavors(conn, topo)
-    vnf = conn.identity.find_project("vnf")
-    image_id, net_id, subnet_id = _network(conn, vnf.id)
-    conn.compute.update_quota_class_set("default", **UNLIMITED)
+
+
+def ready(conn, topo: dict, logs: Path) -> None:
+    """Wait until a cloud whose baseline exists serves it: every compute
+    up with its capacity, every zone listed, heat-engine up."""
+    _computes(conn, topo, logs)
+    _inventories(conn, topo, logs)
+    _ready_services(conn, topo, logs)
+
+
+def _ready_services(conn, topo: dict, logs: Path) -> None:
     _wait(
         "zones in os-availability-zone/detail",
         lambda: _zones_visible(conn, topo),
@@ -226,12 +250,28 @@ def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
         logs,
         ["heat-engine"],
     )
+
+
+def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
+    """Make the cloud match the topology; returns baseline ids."""
+    _computes(conn, topo, logs)
+    aggregates = _aggregates(conn, topo, nova_conf)
+    _inventories(conn, topo, logs)
+    flavors = _flavors(conn, topo)
+    image_id = _image(conn)
+    lanes = [
+        lanes_mod.build(conn, lane, topo["zones"]) for lane in topo["lanes"]
+    ]
+    aggregates.update(_lane_aggregates(conn, lanes))
+    conn.compute.update_quota_class_set("default", **UNLIMITED)
+    _ready_services(conn, topo, logs)
     return {
         "aggregates": aggregates,
         "flavors": flavors,
         "image_id": image_id,
-        "network_id": net_id,
-        "subnet_id": subnet_id,
+        "network_id": lanes[0]["network_id"],
+        "subnet_id": lanes[0]["subnet_id"],
+        "lanes": lanes,
         "project_ids": sorted(p.id for p in conn.identity.projects()),
         "user_ids": sorted(u.id for u in conn.identity.users()),
     }

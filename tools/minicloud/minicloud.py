@@ -6,7 +6,8 @@ usage: python tools/minicloud/minicloud.py COMMAND [--topology FILE|JSON]
   down    stop every minicloud process
   reset   delete tenant resources (stacks, servers, fillers, server groups,
           extra flavors/aggregates/networks), back to the baseline
-  wipe    down + drop mc_* databases, vhost, state (venv kept)
+  wipe    down + drop mc_* databases, vhost, state (venv and saved
+          states kept: the next up restores the saved one)
   status  running processes and their memory, as JSON
   env     shell exports for the admin (or --project) credentials
 Stdlib only: it runs before minicloud's own virtualenv exists.

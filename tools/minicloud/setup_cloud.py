@@ -3,6 +3,7 @@
 Runs in minicloud's own venv; every step is idempotent.
 usage: setup_cloud.py identity
        setup_cloud.py resources TOPOLOGY.json STATE.json
+       setup_cloud.py ready TOPOLOGY.json
        setup_cloud.py reset STATE.json
 """
 
@@ -112,7 +113,8 @@ def identity() -> None:
 
 
 def resources(topo_file: str, state_file: str) -> None:
-    """Computes, zones, flavors, image, network, quotas; writes state."""
+    """Computes, zones, flavors, image, lanes (projects, users,
+    networks), quotas; writes state."""
     topo = json.loads(Path(topo_file).read_text())
     conn = connect()
     logs = Path(os.environ.get("MINICLOUD_LOGS", paths.LOGS))
@@ -123,6 +125,9 @@ def resources(topo_file: str, state_file: str) -> None:
     state = {
         "auth_url": paths.AUTH_URL,
         "region_name": paths.REGION,
+        # Lane 0's (and the whole cloud's) admin, lane 0's project user:
+        # minicloud.py env, the demo and the whole-cloud tests use them;
+        # a test lane uses its own (state["baseline"]["lanes"]).
         "admin_auth": credentials(),
         "project_auth": credentials(project=True),
         "admin_project_id": admin_project.id,
@@ -138,13 +143,32 @@ def resources(topo_file: str, state_file: str) -> None:
     print("resources registered; state in", state_file)
 
 
+def ready(topo_file: str) -> None:
+    """Wait for the services of a cloud whose baseline is in place (a
+    restored saved state, or a restart with the same fingerprint)."""
+    topo = json.loads(Path(topo_file).read_text())
+    logs = Path(os.environ.get("MINICLOUD_LOGS", paths.LOGS))
+    baseline.ready(connect(), topo, logs)
+    print("cloud ready")
+
+
 def reset(state_file: str) -> None:
     """Tenant resources back to the baseline."""
     state = json.loads(Path(state_file).read_text())
-    removed = cleanup.reset(connect(), connect(project=True), state)
+    owners = [
+        openstack.connect(region_name=paths.REGION, load_envvars=False, **a)
+        for a in cleanup.lane_auths(state)
+    ]
+    removed = cleanup.reset(connect(), owners, state)
     print("reset removed:", json.dumps(removed))
 
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"identity": identity, "resources": resources, "reset": reset}[cmd](*args)
+    steps = {
+        "identity": identity,
+        "resources": resources,
+        "ready": ready,
+        "reset": reset,
+    }
+    steps[cmd](*args)

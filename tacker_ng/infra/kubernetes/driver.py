@@ -47,6 +47,15 @@ class KubernetesDriver(lifecycle.Lifecycle):
     """CNFs from manifests, with the ``kubernetes`` client."""
 
     name = "kubernetes"
+    rollback_operations = frozenset(
+        {
+            Op.INSTANTIATE,
+            Op.SCALE,
+            Op.SCALE_TO_LEVEL,
+            Op.HEAL,
+            Op.CHANGE_VNFPKG,
+        }
+    )
 
     def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
         self.conf = conf

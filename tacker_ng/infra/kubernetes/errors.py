@@ -44,6 +44,18 @@ class NotOwned(exceptions.Conflict):
     )
 
 
+class WorkloadGone(exceptions.Conflict):
+    """A VDU's workload was deleted outside the VNFM: only a heal (which
+    re-creates it from the package) can run on the CNF until then."""
+
+    title = "Kubernetes Workload Gone"
+    message = (
+        "{object}, the workload of {vdu}, is gone from the cluster "
+        "(deleted outside the VNFM); heal the VNF first: a heal "
+        "re-creates it from the package."
+    )
+
+
 class Unschedulable(exceptions.TackerNgError):
     """A pod cannot be placed: the scheduler's own message is the detail."""
 

@@ -3,11 +3,13 @@
 A mixin of :class:`~tacker_ng.infra.kubernetes.driver.KubernetesDriver`
 (it uses the driver's ``cluster``, ``describe`` and ``conf``). Scale sets
 each VDU's ``spec.replicas`` to the count the grant request implies;
-heal of chosen VNFCs deletes those pods and waits for their replacements
-(a bare Pod is re-created from the package); heal of the whole VNF
-re-creates every VDU workload; change_vnfpkg rolls the objects to the new
-package's manifests. Whatever an operation overwrites is kept in the op
-occ's progress first, so that its rollback can put it back.
+heal first re-creates from the package whatever of the CNF is gone from
+the cluster (:mod:`.recreate`), then, of chosen VNFCs, deletes those pods
+and waits for their replacements (a bare Pod is re-created from the
+package), or, of the whole VNF, re-creates every other VDU workload;
+change_vnfpkg rolls the objects to the new package's manifests. Whatever
+an operation overwrites is kept in the op occ's progress first, so that
+its rollback can put it back.
 """
 
 import abc
@@ -18,7 +20,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from tacker_ng.infra import base
-from tacker_ng.infra.kubernetes import errors, info, manifests
+from tacker_ng.infra.kubernetes import errors, info, manifests, recreate
 from tacker_ng.infra.kubernetes.kube import ObjectRef
 from tacker_ng.infra.kubernetes.state import (
     OWNER,
@@ -75,12 +77,7 @@ class Lifecycle(base.InfraDriver):
         for vdu_id, ref in state.vdus.items():
             body = cluster.kube.get(ref)
             if body is None:
-                raise errors.ApiError(
-                    action="read",
-                    kind=ref.kind,
-                    name=ref.name,
-                    reason=f"the workload of {vdu_id} is gone",
-                )
+                raise errors.WorkloadGone(object=str(ref), vdu=vdu_id)
             found.append(body)
         return found
 
@@ -90,9 +87,11 @@ class Lifecycle(base.InfraDriver):
         cluster: Cluster,
         state: CnfState,
         replaced: dict[str, str] | None = None,
+        fresh: frozenset[str] | set[str] = frozenset(),
     ) -> base.LcmResult:
         """Wait for every VDU workload (without the ``replaced`` pods,
-        uid -> name); the new info and the changes."""
+        uid -> name); the new info and the changes. Every pod of a
+        ``fresh`` VDU (its workload re-created) is new."""
         replaced = replaced or {}
         ready = cluster.waiter.until_ready(
             self._current(cluster, state), frozenset(replaced)
@@ -103,6 +102,7 @@ class Lifecycle(base.InfraDriver):
         # A replacement with the old name (StatefulSet, bare Pod).
         same = {v["id"] for v in before} & {v["id"] for v in after}
         renewed = set(replaced.values()) & same
+        renewed |= {v["id"] for v in before if v["vduId"] in fresh} & same
         return base.LcmResult(
             instantiated_vnf_info=new_info,
             resource_changes=info.resource_changes(before, after, renewed),
@@ -135,7 +135,9 @@ class Lifecycle(base.InfraDriver):
                         reason=f"{vdu_id} is a {ref.kind}, which has no "
                         "replica count"
                     )
-                current = cluster.kube.get(ref) or {}
+                current = cluster.kube.get(ref)
+                if current is None:
+                    raise errors.WorkloadGone(object=str(ref), vdu=vdu_id)
                 saved.setdefault(
                     vdu_id, manifests.replicas_of(current) or have[vdu_id]
                 )
@@ -145,24 +147,38 @@ class Lifecycle(base.InfraDriver):
 
     # -- heal ------------------------------------------------------------
     def heal(self, task: base.LcmTask) -> base.LcmResult:
+        """What is gone comes back from the package first (its VNFCs are
+        new then: nothing more to do for them), then the VNFCs asked for
+        (or every other VDU workload) are replaced."""
         state = CnfState.stored(task.instance)
         wanted = task.request.get("vnfcInstanceId")
         with self.cluster(task) as cluster:
+            fresh = recreate.recreate_missing(
+                task, cluster, state, self._rendered(task, state)
+            )
             if wanted:
-                replaced = self._heal_vnfcs(task, cluster, state, wanted)
+                replaced = self._heal_vnfcs(
+                    task, cluster, state, wanted, fresh
+                )
             else:
-                replaced = self._heal_all(task, cluster, state)
-            return self._finish(task, cluster, state, replaced)
+                replaced = self._heal_all(task, cluster, state, fresh)
+            return self._finish(task, cluster, state, replaced, fresh)
+
+    @staticmethod
+    def _rendered(task: base.LcmTask, state: CnfState) -> manifests.Manifest:
+        """The package's manifests as instantiate rendered them for this
+        CNF (its files, its namespace)."""
+        flavour = task.vnfd.flavour(task.flavour_id)
+        request = {"additionalParams": {manifests.FILES_KEY: state.files}}
+        return manifests.load(
+            task.package_root, request, flavour, state.namespace
+        )
 
     def _package_workloads(
         self, task: base.LcmTask, state: CnfState
     ) -> dict[str, dict[str, Any]]:
         """VDU id -> its workload as the package's manifests have it."""
-        flavour = task.vnfd.flavour(task.flavour_id)
-        request = {"additionalParams": {manifests.FILES_KEY: state.files}}
-        return manifests.load(
-            task.package_root, request, flavour, state.namespace
-        ).vdus
+        return self._rendered(task, state).vdus
 
     def _heal_vnfcs(
         self,
@@ -170,14 +186,19 @@ class Lifecycle(base.InfraDriver):
         cluster: Cluster,
         state: CnfState,
         wanted: list[str],
+        fresh: set[str],
     ) -> dict[str, str]:
-        """Delete the pods; a bare Pod is re-created from the package."""
+        """Delete the pods; a bare Pod is re-created from the package.
+        The pods of a ``fresh`` VDU are new already (a StatefulSet's
+        bear the old names): left alone."""
         vnfcs = {v["id"]: v for v in info.vnfcs_of(task.instance)}
         grace = self.conf.kubernetes.default_grace_period
         replaced = dict(task.progress.get("replaced") or {})
         bare = []
         for vnfc_id in wanted:
             vdu_id = vnfcs[vnfc_id]["vduId"]
+            if vdu_id in fresh:
+                continue
             pod_ref = ObjectRef("v1", "Pod", vnfc_id, state.namespace)
             pod = cluster.kube.get(pod_ref)
             if pod is None:
@@ -197,22 +218,29 @@ class Lifecycle(base.InfraDriver):
         return replaced
 
     def _heal_all(
-        self, task: base.LcmTask, cluster: Cluster, state: CnfState
+        self,
+        task: base.LcmTask,
+        cluster: Cluster,
+        state: CnfState,
+        fresh: set[str],
     ) -> dict[str, str]:
         """Delete every VDU workload (and its pods), then create it again
-        from the package with the replica count it had."""
+        from the package with the replica count it had; those ``fresh``
+        (just re-created) are new already."""
         bodies = self._package_workloads(task, state)
-        current = {ObjectRef.of(w): w for w in self._current(cluster, state)}
+        vdus = {v: r for v, r in state.vdus.items() if v not in fresh}
+        old = CnfState(state.namespace, state.files, state.objects, vdus)
+        current = {ObjectRef.of(w): w for w in self._current(cluster, old)}
         replaced = {
             p["metadata"]["uid"]: p["metadata"]["name"]
             for w in current.values()
             for p in cluster.waiter.pods_of(w)
         }
-        refs = list(state.vdus.values())
+        refs = list(vdus.values())
         for ref in refs[::-1]:
             cluster.kube.delete(ref, propagation="Foreground")
         cluster.waiter.until_gone(refs)
-        for vdu_id, ref in state.vdus.items():
+        for vdu_id, ref in vdus.items():
             body = owned(bodies[vdu_id], task.instance["id"])
             replicas = manifests.replicas_of(current[ref])
             if replicas is not None:
@@ -280,13 +308,21 @@ class Lifecycle(base.InfraDriver):
     # -- rollback --------------------------------------------------------
     def rollback_lifecycle(self, task: base.LcmTask) -> base.LcmResult:
         """Scale: the replica counts before. change_vnfpkg: every object
-        as it was, objects it created deleted. Heal: nothing to undo."""
+        as it was, objects it created deleted. Heal: nothing to undo (a
+        deleted pod cannot come back, a re-created workload is what the
+        VNF should have): the cluster is left as the heal left it and the
+        instance's record as it was, which the observer then compares
+        with the cluster (drift raises an alarm or a new heal)."""
+        if task.operation == Op.HEAL:
+            return base.LcmResult()
         if task.operation not in (
             Op.SCALE,
             Op.SCALE_TO_LEVEL,
             Op.CHANGE_VNFPKG,
         ):
-            return self._unsupported(task)
+            raise base.RollbackNotSupported(
+                driver=self.name, operation=task.operation
+            )
         state = CnfState.stored(task.instance)
         with self.cluster(task) as cluster:
             for vdu_id, replicas in (

@@ -26,7 +26,6 @@ from tacker_ng.infra.openstack import (
     restack,
     vnfcs,
 )
-from tacker_ng.objects import lcm
 from tacker_ng.objects.vnfd import DeploymentFlavour
 from tacker_ng.placement import az_errors, az_select
 
@@ -131,9 +130,7 @@ def apply(
         list_zones=zone_lister(task, vim.nova),
         on_change=remember,
         stack=stack.name,
-        action="CREATE"
-        if task.operation == lcm.Operation.INSTANTIATE
-        else "UPDATE",
+        action="UPDATE" if stack.id else "CREATE",
         conf=conf,
     )
     vnfcs.apply_zones(plan.after, final)

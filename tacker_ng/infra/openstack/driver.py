@@ -58,6 +58,19 @@ class OpenStackDriver(base.InfraDriver):
     """Heat + Nova driver with fallbackBestEffort zone reselection."""
 
     name = "openstack"
+    rollback_operations = frozenset(
+        {
+            Op.INSTANTIATE,
+            Op.OPERATE,
+            Op.CREATE_SNAPSHOT,
+            Op.SCALE,
+            Op.SCALE_TO_LEVEL,
+            Op.HEAL,
+            Op.CHANGE_FLAVOUR,
+            # Rebuilt disks cannot be put back, but a re-scale is undone.
+            Op.REVERT_TO_SNAPSHOT,
+        }
+    )
 
     def __init__(self, conf: cfg.ConfigOpts = cfg.CONF) -> None:
         self.conf = conf
@@ -81,11 +94,18 @@ class OpenStackDriver(base.InfraDriver):
         return f"vnf-{task.instance['id']}"
 
     def _stack_id(self, task: base.LcmTask, vim: _Vim) -> str | None:
+        """The VNF's live stack (this op occ's, else by name); None when
+        Heat has none: never made, or deleted (a stack being deleted is
+        waited for - Heat shows a deleted stack by id as DELETE_COMPLETE)."""
         stack_id = task.progress.get("stack_id")
-        if stack_id and vim.heat.find(stack_id):
-            return stack_id
-        found = vim.heat.find(self.stack_name(task))
-        return found["id"] if found else None
+        found = vim.heat.find(stack_id) if stack_id else None
+        if found is None or found["stack_status"] == "DELETE_COMPLETE":
+            found = vim.heat.find(self.stack_name(task))
+        if found is not None and found["stack_status"] == "DELETE_IN_PROGRESS":
+            found = vim.heat.wait(found["id"], allow_missing=True)
+        if found is None or found["stack_status"] == "DELETE_COMPLETE":
+            return None
+        return found["id"]
 
     def list_zones(self, vim: dict[str, Any]) -> list[str]:
         """Usable compute zones of the VIM (for the local NFVO)."""
@@ -211,15 +231,10 @@ class OpenStackDriver(base.InfraDriver):
             return snapshot.undo_create(
                 vim.glance, task, vim.cinder, self.conf
             )
-        if task.operation not in (
-            Op.SCALE,
-            Op.SCALE_TO_LEVEL,
-            Op.HEAL,
-            Op.CHANGE_FLAVOUR,
-            # Rebuilt disks cannot be put back, but a re-scale is undone.
-            Op.REVERT_TO_SNAPSHOT,
-        ):
-            return self._unsupported(task)
+        if not self.supports_rollback(task.operation):
+            raise base.RollbackNotSupported(
+                driver=self.name, operation=task.operation
+            )
         if not stack_id or not task.progress.get("stack_changed"):
             return base.LcmResult()
         old = task.instance["instantiatedVnfInfo"]["flavourId"]
@@ -247,6 +262,14 @@ class OpenStackDriver(base.InfraDriver):
         started, cpu = time.perf_counter(), time.thread_time()
         flavour = task.vnfd.flavour(task.flavour_id)
         plan = vnfcs.plan(task, flavour)
+        vim = self._vim(task)
+        stack_id = self._stack_id(task, vim)
+        if self._stack_lost(task, stack_id):
+            # Desired state is the package: the stored VNFCs in a new
+            # stack from the package's template (what instantiate made).
+            plan = vnfcs.anew(plan)
+            task.progress.update(stack_recreated=True, marked=True)
+            task.save_progress()
         managed = host_keys.managed_for(
             task.request,
             flavour.additional_parameters,
@@ -254,12 +277,6 @@ class OpenStackDriver(base.InfraDriver):
             plan.before,
         )
         keys = host_keys.assign(plan.after, managed, plan.movable)
-        vim = self._vim(task)
-        stack_id = self._stack_id(task, vim)
-        if task.operation != Op.INSTANTIATE and stack_id is None:
-            raise os_errors.VimError(
-                reason=f"stack {self.stack_name(task)} not found"
-            )
         self._refuse_deleting_held(task, vim, plan)
         stack = converge.Stack(self.stack_name(task), stack_id, managed, keys)
         converge.apply(vim, task, flavour, plan, stack, self.conf)
@@ -271,6 +288,23 @@ class OpenStackDriver(base.InfraDriver):
         )
         self._timed(task, vim, started, cpu)
         return result
+
+    def _stack_lost(self, task: base.LcmTask, stack_id: str | None) -> bool:
+        """Whether this operation re-creates the VNF's stack: a heal finding
+        it gone (or the retry of one that did); any other operation on a
+        VNF without its stack fails, saying a heal brings it back."""
+        if task.operation == Op.INSTANTIATE:
+            return False
+        if stack_id is None and task.operation != Op.HEAL:
+            raise os_errors.StackGone(stack=self.stack_name(task))
+        if stack_id is None:
+            LOG.warning(
+                "Op occ %s: stack %s is gone; creating it again",
+                task.op_occ_id,
+                self.stack_name(task),
+            )
+            return True
+        return bool(task.progress.get("stack_recreated"))
 
     @staticmethod
     def _refuse_deleting_held(task: base.LcmTask, vim: _Vim, plan) -> None:

@@ -29,6 +29,16 @@ class VimError(exceptions.TackerNgError):
     message = "{reason}"
 
 
+class StackGone(VimError):
+    """The VNF's stack is gone from Heat (deleted outside the VNFM)."""
+
+    title = "Stack Gone"
+    message = (
+        "Heat stack {stack} not found: it was deleted outside the VNFM. "
+        "Heal the VNF first: a heal re-creates the stack."
+    )
+
+
 class VimUnreachable(exceptions.TackerNgError):
     """Keystone, Heat or Nova did not answer in time, or refused the
     connection: a transient problem of the VIM, the step can be retried."""

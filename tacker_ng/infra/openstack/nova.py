@@ -4,7 +4,8 @@ Zones come from ``os-availability-zone/detail`` (the spec's
 "GetDetailedAvailabilityZoneInformation"): zones that are available and
 have a host running an enabled, up ``nova-compute``. That call is
 admin-only by Nova's default policy; a project member gets 403, and then
-the zone summary (available zones only, no hosts) is used instead.
+the zone summary (available zones only, no hosts) is used instead. Only
+the zones of ``[openstack] availability_zones`` are kept when it is set.
 """
 
 import time
@@ -15,7 +16,7 @@ from novaclient import exceptions as nova_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from tacker_ng.infra.openstack import errors
+from tacker_ng.infra.openstack import errors, polling
 
 LOG = logging.getLogger(__name__)
 MICROVERSION = "2.79"
@@ -53,9 +54,17 @@ class Nova:
             region_name=region,
             endpoint_type=conf.openstack.endpoint_interface,
         )
+        self.allowed = frozenset(conf.openstack.availability_zones)
 
     def zones(self) -> list[str]:
-        """Compute availability zones usable for placement (sorted)."""
+        """Compute availability zones usable for placement (sorted), of
+        ``[openstack] availability_zones`` only when that is set."""
+        zones = self._usable_zones()
+        if self.allowed:
+            zones = [z for z in zones if z in self.allowed]
+        return zones
+
+    def _usable_zones(self) -> list[str]:
         try:
             detail = self.client.availability_zones.list(detailed=True)
             return usable_zones([z.to_dict() for z in detail])
@@ -153,13 +162,15 @@ class Nova:
         except nova_exc.ClientException as exc:
             raise errors.VimError(reason=f"Nova server delete: {exc}") from exc
         deadline = time.monotonic() + timeout
+        interval = 0.1
         while self.server(server_id) is not None:
             if time.monotonic() >= deadline:
                 raise errors.VimError(
                     reason=f"server {server_id} still exists {timeout:.0f} s "
                     "after its deletion"
                 )
-            time.sleep(0.5)
+            time.sleep(interval)
+            interval = polling.backoff(interval)
 
     def create_image(
         self, server_id: str, name: str, metadata: dict[str, str]

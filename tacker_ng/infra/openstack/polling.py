@@ -13,14 +13,27 @@ def now() -> str:
     return times.sol_time(datetime.datetime.now(datetime.UTC))
 
 
+#: Cap of a poll's interval when the caller names none (seconds).
+MAX_INTERVAL = 2.0
+
+
+def backoff(interval: float, cap: float = MAX_INTERVAL) -> float:
+    """The wait after ``interval``: half again as long, at most ``cap``
+    (never below ``interval``): a quick answer is seen quickly, a slow
+    one costs few calls."""
+    return max(min(interval * 1.5, cap), min(interval, cap))
+
+
 def poll(
     check: Callable[[], str | None],
     timeout: float,
     interval: float,
     task: base.LcmTask,
     fail: Callable[[str], Exception],
+    max_interval: float = MAX_INTERVAL,
 ) -> None:
-    """Poll ``check`` (None: done; else what it still sees) until done;
+    """Poll ``check`` (None: done; else what it still sees) until done,
+    waiting ``interval`` first and backing off up to ``max_interval``;
     ``fail(last seen)`` past ``timeout``."""
     deadline = time.monotonic() + timeout
     while True:
@@ -31,3 +44,4 @@ def poll(
             raise fail(seen)
         task.check_cancel()
         time.sleep(interval)
+        interval = backoff(interval, max_interval)

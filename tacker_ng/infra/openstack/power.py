@@ -14,7 +14,7 @@ from typing import Any
 from oslo_config import cfg
 
 from tacker_ng.infra import base
-from tacker_ng.infra.openstack import errors, nova
+from tacker_ng.infra.openstack import errors, nova, polling
 from tacker_ng.objects import vnfc_info
 
 _ACTIVE, _SHUTOFF = "ACTIVE", "SHUTOFF"
@@ -52,6 +52,7 @@ def _wait(
             )
         task.check_cancel()
         time.sleep(interval)
+        interval = polling.backoff(interval)
 
 
 def _timeout(request: dict[str, Any], conf: cfg.ConfigOpts) -> float:

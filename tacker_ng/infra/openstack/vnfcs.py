@@ -270,6 +270,19 @@ def plan(task: base.LcmTask, flavour: DeploymentFlavour) -> Plan:
     raise base.OperationNotSupported(driver="openstack", operation=op)
 
 
+def anew(plan: Plan) -> Plan:
+    """A heal's plan when the VNF's stack is gone: every VNFC the instance
+    records is created again in a new stack, each with its recorded
+    index, flavour, image, server group and zone (its granted one for a
+    healed VNFC); any of them may move on reselection, none keeps a
+    server or volume id. Pure."""
+    after = [
+        dataclasses.replace(v, server_id=None, volumes={}) for v in plan.after
+    ]
+    names = {v.name for v in after}
+    return Plan(plan.flavour_id, plan.before, after, names, names, [])
+
+
 def _revert_plan(
     task: base.LcmTask, flavour: DeploymentFlavour, before: list[Vnfc]
 ) -> Plan:

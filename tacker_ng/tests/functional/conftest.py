@@ -5,6 +5,7 @@ import pytest
 from tacker_ng.tests.functional import services
 
 pytest_plugins = [
+    "tacker_ng.tests.functional.lanes",
     "tacker_ng.tests.functional.fixtures.minicloud",
     "tacker_ng.tests.functional.fixtures.simk8s",
     "tacker_ng.tests.functional.fixtures.sshd",
@@ -24,8 +25,9 @@ def rabbit_url():
     return services.RABBIT_URL
 
 
-#: Fixtures that touch the one shared minicloud (cloud-wide resets).
+#: Fixtures that hold a lane (or all) of the shared minicloud.
 MINICLOUD_FIXTURES = frozenset({"minicloud", "minicloud_clean"})
+WHOLE_FIXTURES = frozenset({"minicloud_whole"})
 
 #: Timeout (s) of a minicloud test without its own timeout mark. Its
 #: stories boot and delete real servers one operation after another: the
@@ -36,11 +38,13 @@ MINICLOUD_TIMEOUT = 900
 
 
 def pytest_collection_modifyitems(config, items):
-    """Every test using minicloud must carry ``pytest.mark.minicloud``.
+    """Every test using minicloud must carry ``pytest.mark.minicloud``
+    (``minicloud_whole`` when it holds every lane).
 
-    tools/run-functional.sh runs those tests in their own pytest process,
-    one at a time, beside a second process running all the others. Those
-    without a timeout mark of their own get :data:`MINICLOUD_TIMEOUT`.
+    tools/run-functional.sh runs the minicloud tests in one xdist worker
+    per lane (then the whole-cloud ones alone), beside a second process
+    running all the others. Those without a timeout mark of their own
+    get :data:`MINICLOUD_TIMEOUT`.
     """
     for item in items:
         if (
@@ -48,14 +52,18 @@ def pytest_collection_modifyitems(config, items):
             and item.get_closest_marker("timeout") is None
         ):
             item.add_marker(pytest.mark.timeout(MINICLOUD_TIMEOUT))
-    unmarked = [
-        item.nodeid
-        for item in items
-        if MINICLOUD_FIXTURES & set(getattr(item, "fixturenames", ()))
-        and item.get_closest_marker("minicloud") is None
-    ]
-    if unmarked:
-        raise pytest.UsageError(
-            "tests using minicloud need pytestmark = pytest.mark.minicloud:"
-            f" {', '.join(unmarked)}"
-        )
+    for fixtures, marker in (
+        (MINICLOUD_FIXTURES, "minicloud"),
+        (WHOLE_FIXTURES, "minicloud_whole"),
+    ):
+        unmarked = [
+            item.nodeid
+            for item in items
+            if fixtures & set(getattr(item, "fixturenames", ()))
+            and item.get_closest_marker(marker) is None
+        ]
+        if unmarked:
+            raise pytest.UsageError(
+                f"tests using {'/'.join(sorted(fixtures))} need "
+                f"pytest.mark.{marker}: {', '.join(unmarked)}"
+            )

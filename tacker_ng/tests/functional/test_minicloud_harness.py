@@ -6,11 +6,16 @@ nothing behind."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
 import uuid
 
 import pytest
 from novaclient import exceptions as nova_exc
+
+from tacker_ng.infra.openstack import driver as openstack_driver
+from tacker_ng.tests.functional.fixtures.minicloud_api import MiniCloud
+from tacker_ng.tests.functional.openstack import env
 
 pytestmark = pytest.mark.minicloud
 
@@ -52,13 +57,14 @@ def _template() -> dict:
 
 
 def _create_stack(cloud, zone: str, count: int = 1):
+    """A stack of ``count`` servers in (logical) ``zone`` of the lane."""
     heat = cloud.heat()
     name = f"harness-{uuid.uuid4().hex[:8]}"
     created = heat.stacks.create(
         stack_name=name,
         template=_template(),
         parameters={
-            "zone": zone,
+            "zone": cloud.az(zone),
             "image": cloud.image_id,
             "net": cloud.network_id,
             "count": count,
@@ -74,8 +80,8 @@ def test_admin_lists_zones_with_their_hosts(minicloud_clean):
         for z in cloud.nova(admin=True).availability_zones.list(detailed=True)
     }
     for zone in cloud.zones():
-        assert zones[zone].zoneState["available"]
-        hosts = zones[zone].hosts or {}
+        assert zones[cloud.az(zone)].zoneState["available"]
+        hosts = zones[cloud.az(zone)].hosts or {}
         assert set(hosts) == set(cloud.hosts(zone))
         for host in hosts:
             assert hosts[host]["nova-compute"]["available"]
@@ -84,7 +90,7 @@ def test_admin_lists_zones_with_their_hosts(minicloud_clean):
         z.zoneName
         for z in cloud.nova().availability_zones.list(detailed=False)
     }
-    assert set(cloud.zones()) <= names
+    assert set(cloud.real_zones()) <= names
     with pytest.raises(nova_exc.Forbidden):
         cloud.nova().availability_zones.list(detailed=True)
 
@@ -97,14 +103,16 @@ def test_server_boots_into_the_chosen_zone(minicloud_clean):
         image=cloud.image_id,
         flavor=cloud.flavors["m1.tiny"],
         nics=[{"net-id": cloud.network_id}],
-        availability_zone=zone,
+        availability_zone=cloud.az(zone),
     )
     server = cloud.wait_server(server.id)
     assert server.status == "ACTIVE", getattr(server, "fault", None)
-    assert getattr(server, "OS-EXT-AZ:availability_zone") == zone
+    assert getattr(server, "OS-EXT-AZ:availability_zone") == cloud.az(zone)
     assert getattr(server, "OS-EXT-SRV-ATTR:host") in cloud.hosts(zone)
-    # The port bound (anyhost ML2 driver) and got an address.
-    assert server.addresses["vnf-net"][0]["addr"].startswith("10.99.0.")
+    # The port bound (anyhost ML2 driver) and got an address of the
+    # lane's own network.
+    addr = server.addresses[cloud.network_name][0]["addr"]
+    assert ipaddress.ip_address(addr) in ipaddress.ip_network(cloud.cidr)
 
 
 def test_heat_stack_pins_server_to_zone(minicloud_clean):
@@ -114,11 +122,15 @@ def test_heat_stack_pins_server_to_zone(minicloud_clean):
     assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
     nova = cloud.nova(admin=True)
     servers = nova.servers.list(
-        search_opts={"all_tenants": True, "name": "^vdu-"}
+        search_opts={
+            "all_tenants": True,
+            "project_id": cloud.project_id,
+            "name": "^vdu-",
+        }
     )
     assert len(servers) == 2
     for s in servers:
-        assert getattr(s, "OS-EXT-AZ:availability_zone") == zone
+        assert getattr(s, "OS-EXT-AZ:availability_zone") == cloud.az(zone)
         assert getattr(s, "OS-EXT-SRV-ATTR:host") in cloud.hosts(zone)
 
 
@@ -203,7 +215,7 @@ def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
     _wait_volume(bs, volume.id, "in-use")
     removed = cloud.reset()
     assert removed["stacks"] == 1 and removed["volume_snapshots"] == 1
-    assert not list(cloud.sdk().block_storage.volumes(all_projects=True))
+    assert not _lane_volumes(cloud)
     assert not disk.exists()
 
 
@@ -243,7 +255,7 @@ def test_fill_leaves_room_for_exactly_one_server(minicloud_clean):
             image=cloud.image_id,
             flavor=small.id,
             nics="none",
-            availability_zone=zone,
+            availability_zone=cloud.az(zone),
         ).id
         for i in range(2)
     ]
@@ -258,15 +270,34 @@ def test_fill_leaves_room_for_exactly_one_server(minicloud_clean):
     assert cloud.free_zone(zone) == 1
 
 
-def test_reset_leaves_no_tenant_resources(minicloud):
-    cloud = minicloud
-    cloud.reset()
+def _lane_volumes(cloud) -> list:
+    mine = {cloud.project_id, cloud.admin_project_id}
+    return [
+        v
+        for v in cloud.sdk().block_storage.volumes(all_projects=True)
+        if v.project_id in mine
+    ]
+
+
+def _lane_servers(cloud, nova) -> list:
+    """The lane's servers: its projects' and what runs on its hosts."""
+    hosts = set(cloud.hosts())
+    mine = {cloud.project_id, cloud.admin_project_id}
+    return [
+        s
+        for s in nova.servers.list(search_opts={"all_tenants": True})
+        if s.tenant_id in mine or getattr(s, "OS-EXT-SRV-ATTR:host") in hosts
+    ]
+
+
+def _make_mess(cloud) -> dict:
+    """One of everything a lane's tests may leave behind."""
     admin = cloud.nova(admin=True)
     _create_stack(cloud, cloud.zones()[1])
     cloud.fill_zone(cloud.zones()[4])
-    cloud.nova().server_groups.create("harness-sg", "anti-affinity")
-    flavor = admin.flavors.create("harness-flavor", 512, 1, 1)
-    agg = admin.aggregates.create("harness-agg", None)
+    cloud.nova().server_groups.create(cloud.name("sg"), "anti-affinity")
+    flavor = admin.flavors.create(cloud.name("flavor"), 512, 1, 1)
+    agg = admin.aggregates.create(cloud.name("agg"), None)
     admin.aggregates.add_host(agg, cloud.hosts(cloud.zones()[0])[0])
     svc = next(
         s
@@ -275,26 +306,89 @@ def test_reset_leaves_no_tenant_resources(minicloud):
     )
     admin.services.disable(svc.id)
     admin.quotas.update(cloud.project_id, cores=1)
-    net = cloud.sdk().network.create_network(name="harness-net")
+    net = cloud.sdk().network.create_network(name=cloud.name("net"))
+    return {"flavor": flavor.id, "agg": agg.id, "net": net.id}
+
+
+def _assert_clean(cloud, mess: dict) -> None:
+    admin = cloud.nova(admin=True)
+    mine = {cloud.project_id, cloud.admin_project_id}
+    assert not _lane_servers(cloud, admin)
+    assert not [
+        g
+        for g in admin.server_groups.list(all_projects=True)
+        if g.project_id in mine
+    ]
+    flavors = {f.id for f in admin.flavors.list(is_public=None)}
+    assert mess["flavor"] not in flavors
+    assert set(cloud.flavors.values()) <= flavors
+    aggs = {a.id: a for a in admin.aggregates.list()}
+    assert mess["agg"] not in aggs
+    for zone in cloud.zones():
+        agg = next(
+            a for a in aggs.values() if a.name == f"mc-az-{cloud.az(zone)}"
+        )
+        assert set(agg.hosts) == set(cloud.hosts(zone))
+    assert all(
+        s.status == "enabled"
+        for s in admin.services.list(binary="nova-compute")
+        if s.host in cloud.hosts()
+    )
+    assert admin.quotas.get(cloud.project_id).cores == -1
+    assert cloud.sdk().network.find_network(mess["net"]) is None
+    assert not list(cloud.heat().stacks.list())
+    for zone in cloud.zones():
+        assert cloud.zone_free_capacity(zone) == cloud.topology[zone]
+
+
+def test_reset_leaves_no_tenant_resources(minicloud):
+    cloud = minicloud
+    cloud.reset()
+    mess = _make_mess(cloud)
 
     removed = cloud.reset()
 
     assert removed["stacks"] == 1 and removed["servers"] >= 1, removed
-    assert not admin.servers.list(search_opts={"all_tenants": True})
-    assert not admin.server_groups.list(all_projects=True)
-    assert flavor.id not in {f.id for f in admin.flavors.list(is_public=None)}
-    assert set(cloud.flavors.values()) <= {
-        f.id for f in admin.flavors.list(is_public=None)
-    }
-    aggs = {a.name: a for a in admin.aggregates.list()}
-    assert "harness-agg" not in aggs
-    assert len(aggs) == len(cloud.zones())
-    assert all(
-        s.status == "enabled"
-        for s in admin.services.list(binary="nova-compute")
+    _assert_clean(cloud, mess)
+
+
+@pytest.mark.minicloud_whole
+def test_lanes_are_isolated_and_the_whole_reset_cleans_every_lane(
+    minicloud_whole,
+):
+    """With every lane held: a lane's reset and capacity changes leave
+    the other lanes alone, tacker-ng kept to a lane sees its zones only,
+    and ``minicloud.py reset`` (the whole-cloud reset) cleans them all."""
+    state = minicloud_whole.state
+    lanes = [MiniCloud(state, i) for i in range(MiniCloud.lane_count(state))]
+    assert len(lanes) >= 2, "minicloud must have 2 lanes or more"
+    first, second = lanes[0], lanes[1]
+    # Disjoint hosts, zones, projects and address ranges.
+    assert not set(first.hosts()) & set(second.hosts())
+    assert not set(first.real_zones()) & set(second.real_zones())
+    assert first.project_id != second.project_id
+    assert not ipaddress.ip_network(first.cidr).overlaps(
+        ipaddress.ip_network(second.cidr)
     )
-    assert admin.quotas.get(cloud.project_id).cores == -1
-    assert cloud.sdk().network.find_network(net.id) is None
-    assert not list(cloud.heat().stacks.list())
-    for zone in cloud.zones():
-        assert cloud.zone_free_capacity(zone) == cloud.topology[zone]
+    messes = [_make_mess(first)]
+    # AZ-5 of the first lane is full: the second lane's AZ-5 is not.
+    assert first.zone_free_capacity("AZ-5") != first.topology["AZ-5"]
+    assert second.zone_free_capacity("AZ-5") == second.topology["AZ-5"]
+    messes.append(_make_mess(second))
+    # The first lane's reset leaves the second lane's mess alone.
+    first.reset()
+    _assert_clean(first, messes[0])
+    admin = second.nova(admin=True)
+    assert _lane_servers(second, admin)
+    assert messes[1]["agg"] in {a.id for a in admin.aggregates.list()}
+    assert list(second.heat().stacks.list())
+    # tacker-ng's zone list, kept to the first lane's zones.
+    drv = openstack_driver.OpenStackDriver()
+    with env.config([("availability_zones", first.real_zones(), "openstack")]):
+        vim = env.vim_connection(first)["vim1"]
+        assert drv.list_zones(vim) == sorted(first.real_zones())
+    # The whole-cloud reset cleans every lane.
+    removed = minicloud_whole.reset_whole_cloud()
+    assert removed["stacks"] >= 1, removed
+    for lane, mess in zip((first, second), messes, strict=True):
+        _assert_clean(lane, mess)

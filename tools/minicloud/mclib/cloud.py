@@ -18,6 +18,7 @@ from mclib import (
     paths,
     procs,
     render,
+    saved,
 )
 from mclib import services as svc
 from mclib import topology as topo_mod
@@ -79,7 +80,7 @@ def _init_databases(log: Clock) -> None:
     def nova_dbs() -> None:
         nm = ("init-nova", "nova-manage", "--config-file", nova)
         _manage(*nm, "api_db", "sync")
-        cell0 = paths.db_url("mc_nova_cell0")
+        cell0 = paths.db_url(paths.DB_PREFIX + "nova_cell0")
         _manage(*nm, "cell_v2", "map_cell0", "--database_connection", cell0)
         cells = subprocess.run(
             [str(paths.VBIN / "nova-manage"), "--config-file", nova]
@@ -174,7 +175,7 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     """Bring the cloud up (install, init, start, register); idempotent.
     Returns the state written to HOME/state.json."""
     log = Clock(quiet)
-    topo = topo_mod.load(topology)
+    topo = topo_mod.expand(topo_mod.load(topology))
     infra.check_mariadb()
     infra.check_rabbitmq()
     log("MariaDB and RabbitMQ answer")
@@ -190,6 +191,12 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     if not first and procs.pid_of("keystone") is None and not infra.present():
         log("mc_* databases or vhost missing: initializing again")
         first = True
+    fp = saved.fingerprint(topo)
+    restored = False
+    if first and procs.pid_of("keystone") is None and saved.exists(fp):
+        saved.restore(fp)
+        log(f"saved state {fp} restored (databases, files, state)")
+        first, restored = False, True
     if first:
         _init_databases(log)
     elif not paths.CINDER_INITIALIZED.exists():
@@ -219,10 +226,19 @@ def up(topology: Any = None, quiet: bool = False) -> dict[str, Any]:
     log("all APIs answer")
     topo_file = paths.HOME / "topology.json"
     topo_file.write_text(json.dumps(topo, indent=2))
-    _setup("resources", str(topo_file), str(paths.STATE_FILE))
+    if restored or saved.baseline_matches(fp):
+        _setup("ready", str(topo_file))
+    else:
+        _setup("resources", str(topo_file), str(paths.STATE_FILE))
+        saved.mark_baseline(fp)
     paths.INITIALIZED.touch()
     paths.CINDER_INITIALIZED.touch()
-    log(f"cloud ready: {len(wanted)} computes in {len(topo['zones'])} zones")
+    if first:
+        log(f"baseline built; saved as {saved.save(fp)}")
+    log(
+        f"cloud ready: {len(wanted)} computes in {len(topo['zones'])} zones"
+        f" ({len(topo['lanes'])} lanes)"
+    )
     return json.loads(paths.STATE_FILE.read_text())
 
 
@@ -255,6 +271,7 @@ def wipe() -> None:
     for d in (paths.ETC, paths.DATA, paths.RUN):
         shutil.rmtree(d, ignore_errors=True)
     paths.STATE_FILE.unlink(missing_ok=True)
+    saved.BASELINE_FP.unlink(missing_ok=True)
     print("wiped: mc_* databases, vhost, state (venv kept)")
 
 

@@ -97,7 +97,8 @@ def create() -> None:
     sql = [f"CREATE DATABASE IF NOT EXISTS {db};" for db in paths.DATABASES]
     for host in ("127.0.0.1", "localhost"):
         sql.append(f"CREATE USER IF NOT EXISTS {user % host};")
-        grant = rf"GRANT ALL PRIVILEGES ON `mc\_%`.* TO '{paths.DB_USER}'"
+        pattern = paths.DB_PREFIX.replace("_", r"\_") + "%"
+        grant = f"GRANT ALL PRIVILEGES ON `{pattern}`.* TO '{paths.DB_USER}'"
         sql.append(f"{grant}@'{host}';")
     mysql("\n".join(sql), "creating minicloud's databases")
     vhosts = rabbitmqctl("list_vhosts").split()
@@ -122,7 +123,8 @@ def create() -> None:
 def present() -> bool:
     """True when all of minicloud's databases and its vhost exist (they
     may vanish if someone recreated the shared servers)."""
-    rows = mysql(r"SHOW DATABASES LIKE 'mc\_%';").split()
+    pattern = paths.DB_PREFIX.replace("_", r"\_") + "%"
+    rows = mysql(f"SHOW DATABASES LIKE '{pattern}';").split()
     if not set(paths.DATABASES) <= set(rows):
         return False
     return paths.RABBIT_VHOST in rabbitmqctl("list_vhosts").split()

@@ -9,18 +9,30 @@ TOOL_DIR = Path(__file__).resolve().parent.parent
 REPO = TOOL_DIR.parent.parent
 
 
-def default_home() -> Path:
+#: Which minicloud of the machine (env ``MINICLOUD_INSTANCE``, default 0).
+#: Instance N>0 is a second, independent cloud: its own home, ports (+N*10),
+#: databases (``mcN_*``) and RabbitMQ vhost, for work that must not share
+#: the cloud the test suite uses. It reuses instance 0's virtualenv.
+INSTANCE = int(os.environ.get("MINICLOUD_INSTANCE") or 0)
+SUFFIX = str(INSTANCE) if INSTANCE else ""
+
+
+def default_home(instance: int = INSTANCE) -> Path:
     """One minicloud per user and machine, shared by every checkout.
 
     A fresh clone (CI) then reuses the installed venv and the running
     cloud instead of installing a second one on the same fixed ports.
     """
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return Path(cache) / "tacker-ng" / "minicloud"
+    name = f"minicloud{instance}" if instance else "minicloud"
+    return Path(cache) / "tacker-ng" / name
 
 
 HOME = Path(os.environ.get("MINICLOUD_HOME") or default_home()).resolve()
-VENV = HOME / "venv"
+VENV = Path(
+    os.environ.get("MINICLOUD_VENV")
+    or (default_home(0) / "venv" if INSTANCE else HOME / "venv")
+).resolve()
 VBIN = VENV / "bin"
 ETC = HOME / "etc"
 DATA = HOME / "data"
@@ -38,34 +50,41 @@ CINDER_VOLUMES = DATA / "cinder-volumes"
 HOST = "127.0.0.1"
 REGION = "RegionOne"
 PORTS = {
-    "keystone": 25000,
-    "placement": 28778,
-    "nova-api": 28774,
-    "heat-api": 28004,
-    "glance": 29292,
-    "neutron": 29696,
-    "cinder-api": 28776,
+    name: port + 10 * INSTANCE
+    for name, port in {
+        "keystone": 25000,
+        "placement": 28778,
+        "nova-api": 28774,
+        "heat-api": 28004,
+        "glance": 29292,
+        "neutron": 29696,
+        "cinder-api": 28776,
+    }.items()
 }
 AUTH_URL = f"http://{HOST}:{PORTS['keystone']}/v3"
 
 # Shared MariaDB / RabbitMQ (already running on the machine; never ours).
 DB_PORT = 3306
-DB_USER = "mc_os"
+DB_PREFIX = f"mc{SUFFIX}_"
+DB_USER = f"mc{SUFFIX}_os"
 DB_PASSWORD = "mc-db-secret"  # noqa: S105 - throw-away test cloud
-DATABASES = (
-    "mc_keystone",
-    "mc_placement",
-    "mc_nova_api",
-    "mc_nova",
-    "mc_nova_cell0",
-    "mc_glance",
-    "mc_neutron",
-    "mc_heat",
-    "mc_cinder",
+DATABASES = tuple(
+    DB_PREFIX + name
+    for name in (
+        "keystone",
+        "placement",
+        "nova_api",
+        "nova",
+        "nova_cell0",
+        "glance",
+        "neutron",
+        "heat",
+        "cinder",
+    )
 )
 RABBIT_PORT = 5672
-RABBIT_VHOST = "minicloud"
-RABBIT_USER = "minicloud"
+RABBIT_VHOST = f"minicloud{SUFFIX}"
+RABBIT_USER = f"minicloud{SUFFIX}"
 RABBIT_PASSWORD = "mc-rabbit-secret"  # noqa: S105
 TRANSPORT_URL = (
     f"rabbit://{RABBIT_USER}:{RABBIT_PASSWORD}@{HOST}:{RABBIT_PORT}/"

@@ -146,6 +146,7 @@ def wait_http(name: str, url: str, timeout: float = 120.0) -> float:
     """Wait until url answers any HTTP status; fail with the log tail if
     the service dies or the time runs out. Returns seconds waited."""
     t0 = time.monotonic()
+    interval = 0.1
     while True:
         try:
             with urllib.request.urlopen(url, timeout=3):  # noqa: S310
@@ -163,7 +164,8 @@ def wait_http(name: str, url: str, timeout: float = 120.0) -> float:
                 f"{name} did not answer on {url} within {timeout:.0f}s\n"
                 f"{log_tail(name)}"
             )
-        time.sleep(0.5)
+        time.sleep(interval)
+        interval = min(interval * 1.5, 1.0)
 
 
 def run(name: str, cmd: list[str], timeout: float = 300.0) -> None:

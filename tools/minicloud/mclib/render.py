@@ -48,8 +48,11 @@ def _value(token: str, extra: dict[str, object]) -> str:
     }
     if token in fixed:
         return str(fixed[token])
-    if kind == "DB" and arg in paths.DATABASES:
-        return paths.db_url(arg)
+    if kind == "DB" and arg.startswith("mc_"):
+        # Templates name instance 0's databases; instance N's are mcN_*.
+        name = paths.DB_PREFIX + arg[len("mc_") :]
+        if name in paths.DATABASES:
+            return paths.db_url(name)
     if kind == "PORT" and arg in paths.PORTS:
         return str(paths.PORTS[arg])
     if kind == "SERVICE_AUTH" and arg:

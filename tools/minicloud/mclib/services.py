@@ -8,7 +8,21 @@ from pathlib import Path
 
 from mclib import install, paths, procs, render
 
-SERVE = paths.TOOL_DIR / "serve.py"
+
+def _script(name: str) -> Path:
+    """A script of tools/minicloud that services run, copied to HOME/bin
+    (only when its content changed): the command line, and so the
+    service's fingerprint, is then the same from every checkout, and a
+    second clone's ``up`` does not restart the running cloud."""
+    src = paths.TOOL_DIR / name
+    dest = paths.HOME / "bin" / name
+    data = src.read_bytes()
+    if not dest.exists() or dest.read_bytes() != data:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(dest)
+    return dest
 
 
 @dataclass(frozen=True)
@@ -38,8 +52,9 @@ def _wsgi(
     name: str, target: str, conf: str, env: dict[str, str], *argv: str
 ) -> Service:
     port = paths.PORTS[name]
-    cmd = [str(paths.VBIN / "python"), str(SERVE), name, target, str(port)]
-    confs = (paths.ETC / conf, SERVE)
+    serve = _script("serve.py")
+    cmd = [str(paths.VBIN / "python"), str(serve), name, target, str(port)]
+    confs = (paths.ETC / conf, serve)
     return Service(name, cmd + list(argv), env, port, confs)
 
 
@@ -121,7 +136,7 @@ def compute(host: str, cap: dict[str, int]) -> Service:
         parents=True, exist_ok=True
     )
     # nova_compute.py: nova-compute with the snapshot-capable fake driver.
-    wrapper = paths.TOOL_DIR / "nova_compute.py"
+    wrapper = _script("nova_compute.py")
     name = f"nova-compute-{host}"
     cmd = [str(paths.VBIN / "python"), str(wrapper), "--config-file"]
     cmd += [str(conf), "--log-file", str(paths.LOGS / f"{name}.log")]

@@ -2,6 +2,13 @@
 
 Source, first match wins: an explicit path, env ``MINICLOUD_TOPOLOGY``
 (a path to a JSON/YAML file, or inline JSON), the default file.
+
+``lanes`` (default 1; env ``MINICLOUD_LANES`` overrides) copies the zones
+once per lane so that test sessions can run side by side, each on hosts
+and zones of its own: lane 0 keeps the names as written (``AZ-1``,
+``az1-cmp1``), lane N>0 prefixes them (``L1-AZ-1``, ``l1-az1-cmp1``).
+:func:`expand` returns every lane's zones in ``zones`` (what Nova gets)
+and the per-lane naming in ``lanes``.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ HOST_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 # fake.FakeDriverWithoutFakeNodes reports this much per host; minicloud
 # carves each host's capacity out of it with reserved_host_* options.
 FAKE_TOTAL = {"vcpus": 1000, "ram_mb": 800000, "disk_gb": 600000}
+MAX_LANES = 8
 
 
 def _parse(text: str, origin: str) -> dict[str, Any]:
@@ -65,6 +73,12 @@ def validate(data: dict[str, Any], origin: str = "topology") -> dict:
                 raise MiniCloudError(f"{origin}: bad or repeated host {host}")
             seen.add(host)
             out["zones"][zone][host] = _capacity(cap, f"{origin}: {host}")
+    lanes = data.get("lanes", 1)
+    if os.environ.get("MINICLOUD_LANES"):
+        lanes = int(os.environ["MINICLOUD_LANES"])
+    if not isinstance(lanes, int) or not 1 <= lanes <= MAX_LANES:
+        raise MiniCloudError(f"{origin}: lanes must be 1..{MAX_LANES}")
+    out["lanes"] = lanes
     flavors = data.get("flavors")
     if flavors is None:
         flavors = json.loads(DEFAULT_FILE.read_text())["flavors"]
@@ -98,3 +112,35 @@ def reserved(cap: dict[str, int]) -> dict[str, int]:
         "reserved_host_disk_mb": (FAKE_TOTAL["disk_gb"] - cap["disk_gb"])
         * 1024,
     }
+
+
+def lane_prefixes(index: int) -> tuple[str, str]:
+    """(zone prefix, host prefix) of lane ``index``; lane 0 has none."""
+    return ("", "") if index == 0 else (f"L{index}-", f"l{index}-")
+
+
+def expand(topo: dict[str, Any]) -> dict[str, Any]:
+    """Every lane's zones and hosts under their real names.
+
+    Returns ``{"zones": real zone -> real host -> capacity (all lanes),
+    "flavors": ..., "lanes": [{"index", "zones": logical -> real,
+    "hosts": logical host -> real host}, ...]}``. Idempotent on an
+    expanded topology (``lanes`` already a list).
+    """
+    if isinstance(topo.get("lanes"), list):
+        return topo
+    zones: dict[str, Any] = {}
+    lanes = []
+    for index in range(topo.get("lanes", 1)):
+        zone_prefix, host_prefix = lane_prefixes(index)
+        lane = {"index": index, "zones": {}, "hosts": {}}
+        for zone, hosts in topo["zones"].items():
+            real_zone = zone_prefix + zone
+            lane["zones"][zone] = real_zone
+            zones[real_zone] = {}
+            for host, cap in hosts.items():
+                real_host = host_prefix + host
+                lane["hosts"][host] = real_host
+                zones[real_zone][real_host] = dict(cap)
+        lanes.append(lane)
+    return {"zones": zones, "flavors": topo["flavors"], "lanes": lanes}

@@ -59,6 +59,20 @@ def _check_driver_supports(instance, operation: lcm.Operation) -> None:
             )
 
 
+def check_rollback_supported(instance, operation: lcm.Operation) -> None:
+    """409 when the infra driver of the instance's VIM cannot roll
+    ``operation`` back (e.g. terminate): said before the op occ leaves
+    FAILED_TEMP, so retry and fail remain open to the NFVO."""
+    for vim in vim_refs.runs_on(instance["vim_connection_info"]).values():
+        if not vim or not registry.has_driver(vim.get("vimType", "")):
+            continue
+        driver = registry.get_driver(vim["vimType"])
+        if not driver.supports_rollback(operation):
+            raise base.RollbackNotSupported(
+                driver=driver.name, operation=operation
+            )
+
+
 _SNAPSHOT_OPS = frozenset(
     {lcm.Operation.CREATE_SNAPSHOT, lcm.Operation.REVERT_TO_SNAPSHOT}
 )

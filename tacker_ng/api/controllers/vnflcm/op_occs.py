@@ -71,6 +71,11 @@ class _OpOccTask:
         return common.accepted(self._location())
 
     def _rollback(self, ctx, occ) -> str:
+        with db_api.reader(ctx) as session:
+            instance = vnf_lcm.get_instance(session, occ["vnf_instance_id"])
+        lcm_start.check_rollback_supported(
+            instance, lcm.Operation(occ["operation"])
+        )
         if not state.move(
             ctx,
             occ["id"],

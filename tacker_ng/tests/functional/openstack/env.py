@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import fcntl
 import io
 import shutil
 import uuid
@@ -27,7 +26,6 @@ from tacker_ng.nfvo import grant_request, local
 from tacker_ng.objects import lcm
 from tacker_ng.packages import builder, csar
 from tacker_ng.tests import lcm_packages
-from tacker_ng.tests.functional.fixtures import minicloud as mc_fixture
 
 Op = lcm.Operation
 NO_VALID_HOST = "No valid host was found"
@@ -290,8 +288,11 @@ class Vnf:
         }
 
     def zones(self) -> dict[str, str]:
-        """VNFC name -> zoneId recorded by the driver."""
-        return {n: v["zoneId"] for n, v in self.vnfcs().items()}
+        """VNFC name -> zoneId recorded by the driver (the lane's logical
+        zone name, see MiniCloud.logical)."""
+        return {
+            n: self.cloud.logical(v["zoneId"]) for n, v in self.vnfcs().items()
+        }
 
     def nova_zones(self) -> dict[str, str]:
         """VNFC name -> the zone Nova says its server runs in."""
@@ -300,12 +301,19 @@ class Vnf:
         for name, vnfc in self.vnfcs().items():
             server = nova.servers.get(vnfc["computeResource"]["resourceId"])
             assert server.status == "ACTIVE", (name, server.status)
-            out[name] = getattr(server, "OS-EXT-AZ:availability_zone")
+            zone = getattr(server, "OS-EXT-AZ:availability_zone")
+            out[name] = self.cloud.logical(zone)
         return out
 
     def attempts(self) -> list[dict[str, Any]]:
-        """Stack create/update attempts of the last operation."""
-        return self.last["progress"].get("attempts", [])
+        """Stack create/update attempts of the last operation (their
+        zones by logical name)."""
+        return [
+            {**a, "zones": self.cloud.logical_map(a["zones"])}
+            if "zones" in a
+            else a
+            for a in self.last["progress"].get("attempts", [])
+        ]
 
     def heat_attempts(self) -> int:
         """Stack CREATE/UPDATE starts Heat recorded (all operations)."""
@@ -326,24 +334,6 @@ class Vnf:
             e.resource_status_reason or ""
             for e in heat.events.list(self.stack_name)
         ]
-
-
-@contextlib.contextmanager
-def exclusive_minicloud() -> Iterator[None]:
-    """Hold minicloud's fixture lock while these tests run.
-
-    minicloud is one cloud for every test session on the machine and each
-    session resets it (deleting every stack and server). Another session
-    starting meanwhile waits in its bring-up, which takes the same lock,
-    instead of resetting the cloud under these tests. Call it after the
-    ``minicloud`` fixture (taking the lock first would deadlock).
-    """
-    with (mc_fixture.HOME / "fixture.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @contextlib.contextmanager

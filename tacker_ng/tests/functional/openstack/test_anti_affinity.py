@@ -34,8 +34,6 @@ def strict(cloud):
     """Strict constraints (hard anti-affinity), quick polls; restored."""
     overrides = [
         ("fallback_best_effort", False, "placement"),
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
     ]
     with env.config(overrides):
         cloud.free_all()
@@ -43,8 +41,7 @@ def strict(cloud):
 
 
 def _groups(cloud) -> list:
-    nova = cloud.nova(admin=True)
-    return list(nova.server_groups.list(all_projects=True))
+    return cloud.server_groups()
 
 
 def test_cluster_nodes_on_distinct_hosts_and_no_seventh(strict, k8s_package):

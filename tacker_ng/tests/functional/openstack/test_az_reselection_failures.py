@@ -102,9 +102,8 @@ def test_all_zones_full_then_retry_continues(
     with pytest.raises(errors.InsufficientCapacity) as exc:
         vnf.run(Op.INSTANTIATE, request(cloud))
     detail = exc.value.detail
-    assert (
-        "zones tried without capacity: AZ-1, AZ-2, AZ-3, AZ-4, AZ-5" in detail
-    )
+    tried_text = ", ".join(cloud.real_zones())
+    assert f"zones tried without capacity: {tried_text}" in detail
     attempts = vnf.attempts()
     done = statuses(vnf)
     assert done[0] == "CREATE_FAILED"
@@ -150,7 +149,7 @@ def test_retry_cap_is_honoured(cloud, placement, capacity, spec_package):
     assert full_again
     if not full_again & {"AZ-2", "AZ-3"}:
         assert full_again == {"AZ-4"}
-    assert any(zone in exc.value.detail for zone in full_again)
+    assert any(cloud.az(zone) in exc.value.detail for zone in full_again)
     assert vnf.heat_attempts() == 2
     rolled_back(cloud, vnf)
 

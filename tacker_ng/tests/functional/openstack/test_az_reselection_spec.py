@@ -99,7 +99,9 @@ def test_instantiate_with_az1_and_az2_full(
         assert any(NO_VALID_HOST in r for r in vnf.stack_reasons())
         changes = result.resource_changes["affectedVnfcs"]
         assert {c["changeType"] for c in changes} == {"ADDED"}
-        assert {c["zoneId"] for c in changes} == set(zones.values())
+        assert {cloud.logical(c["zoneId"]) for c in changes} == set(
+            zones.values()
+        )
     finally:
         result = vnf.run(Op.TERMINATE, {})
     assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))

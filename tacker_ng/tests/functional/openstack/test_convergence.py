@@ -45,15 +45,14 @@ def nfvo(cloud, tmp_path_factory):
     src = env.spec_package_source(tmp / "src", IMAGE)
     extra = {
         "convergence": {"observe_interval": INTERVAL},
-        "openstack": {
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 2.0,
-        },
     }
     with (
         services.scratch_database("mariadb") as sql_url,
         deployment.deploy(
-            tmp, sql_url, conductors=("cond-a",), extra=extra
+            tmp,
+            sql_url,
+            conductors=("cond-a",),
+            extra=cloud.tacker_conf(extra),
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(

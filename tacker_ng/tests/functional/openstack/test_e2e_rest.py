@@ -40,14 +40,15 @@ def nfvo(cloud, tmp_path_factory):
         "placement": {"fallback_best_effort": True},
         "openstack": {
             "zone_choice_seed": 11,
-            "stack_poll_interval": 0.5,
-            "stack_poll_max_interval": 2.0,
         },
     }
     with (
         services.scratch_database("mariadb") as sql_url,
         deployment.deploy(
-            tmp, sql_url, conductors=("cond-a",), extra=extra
+            tmp,
+            sql_url,
+            conductors=("cond-a",),
+            extra=cloud.tacker_conf(extra),
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(
@@ -86,6 +87,14 @@ def statuses(dep, occ_id: str) -> list[str]:
     return [a["status"] for a in progress(dep, occ_id)["driver"]["attempts"]]
 
 
+def attempts(cloud, dep, occ_id: str) -> list[dict]:
+    """The driver's stack attempts, their zones by logical name."""
+    return [
+        {**a, "zones": cloud.logical_map(a["zones"])}
+        for a in progress(dep, occ_id)["driver"]["attempts"]
+    ]
+
+
 def vnfcs(client, inst_id: str) -> dict[str, dict]:
     inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
     return {
@@ -94,16 +103,22 @@ def vnfcs(client, inst_id: str) -> dict[str, dict]:
     }
 
 
-def zones(client, inst_id: str) -> dict[str, str]:
-    return {n: v["zoneId"] for n, v in vnfcs(client, inst_id).items()}
+def zones(cloud, client, inst_id: str) -> dict[str, str]:
+    """VNFC -> zoneId as the API shows it, by logical name."""
+    return {
+        n: cloud.logical(v["zoneId"])
+        for n, v in vnfcs(client, inst_id).items()
+    }
 
 
 def nova_zones(cloud, client, inst_id: str) -> dict[str, str]:
     nova = cloud.nova(admin=True)
     return {
-        n: getattr(
-            nova.servers.get(v["computeResource"]["resourceId"]),
-            "OS-EXT-AZ:availability_zone",
+        n: cloud.logical(
+            getattr(
+                nova.servers.get(v["computeResource"]["resourceId"]),
+                "OS-EXT-AZ:availability_zone",
+            )
         )
         for n, v in vnfcs(client, inst_id).items()
     }
@@ -171,16 +186,14 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
         "instantiate",
         {"flavourId": "simple", "extVirtualLinks": env.ext_links(cloud)},
     )
-    env.check_spec_instantiate_attempts(
-        progress(dep, occ["id"])["driver"]["attempts"]
-    )
-    got = zones(client, inst_id)
+    env.check_spec_instantiate_attempts(attempts(cloud, dep, occ["id"]))
+    got = zones(cloud, client, inst_id)
     assert got["VDU1-0"] == got["VDU1-1"] in {"AZ-4", "AZ-5"}
     assert got["VDU2-0"] == ({"AZ-4", "AZ-5"} - {got["VDU1-0"]}).pop()
     assert got["VDU2-1"] == "AZ-3"
     assert nova_zones(cloud, client, inst_id) == got
     added = occ["resourceChanges"]["affectedVnfcs"]
-    assert {a["zoneId"] for a in added} == set(got.values())
+    assert {cloud.logical(a["zoneId"]) for a in added} == set(got.values())
     assert not any(BROKEN in a["metadata"] for a in added)
     # The grant link resolves (local NFVO); the client checks the Grant.
     grant = client.get(
@@ -201,7 +214,7 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
         client, inst_id, "heal", {"vnfcInstanceId": [before["VDU2-1"]["id"]]}
     )
     assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
-    healed = zones(client, inst_id)
+    healed = zones(cloud, client, inst_id)
     assert healed["VDU2-1"] in {"AZ-1", "AZ-2"}
     assert {n: healed[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")} == {
         n: got[n] for n in ("VDU1-0", "VDU1-1", "VDU2-0")
@@ -225,9 +238,9 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
         {"type": "SCALE_OUT", "aspectId": "VDU2_scale"},
     )
     assert statuses(dep, occ["id"]) == ["UPDATE_FAILED", "UPDATE_COMPLETE"]
-    first = progress(dep, occ["id"])["driver"]["attempts"][0]["zones"]
+    first = attempts(cloud, dep, occ["id"])[0]["zones"]
     assert (first["VDU2-2"], first["VDU2-3"]) == (free[0], free[1])
-    scaled = zones(client, inst_id)
+    scaled = zones(cloud, client, inst_id)
     assert scaled["VDU2-2"] == free[0]
     assert scaled["VDU2-3"] != free[1]
     assert {n: scaled[n] for n in healed} == healed
@@ -243,8 +256,9 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
         if z == scaled["VDU2-3"] and n != "VDU2-3"
     )
     assert peers
+    assert cloud.logical(now["VDU2-3"]["zoneId"]) == scaled["VDU2-3"]
     warning = {
-        "zoneId": scaled["VDU2-3"],
+        "zoneId": now["VDU2-3"]["zoneId"],
         "peerVnfcIds": peers,
         "rules": ["policy_antiaffinity_vdu2"],
     }
@@ -276,7 +290,7 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
         "scale",
         {"type": "SCALE_IN", "aspectId": "VDU2_scale"},
     )
-    assert zones(client, inst_id) == healed
+    assert zones(cloud, client, inst_id) == healed
     assert not any(
         BROKEN in v["metadata"] for v in vnfcs(client, inst_id).values()
     )

@@ -54,8 +54,6 @@ def strict(cloud):
     """Hard anti-affinity, quick polls, a stack timeout; restored."""
     overrides = [
         ("fallback_best_effort", False, "placement"),
-        ("stack_poll_interval", 0.5, "openstack"),
-        ("stack_poll_max_interval", 2.0, "openstack"),
         ("stack_timeout", 300, "openstack"),
     ]
     with env.config(overrides):
@@ -64,10 +62,7 @@ def strict(cloud):
 
 
 def _groups(cloud) -> list:
-    nova = cloud.nova(admin=True)
-    return [
-        g for g in nova.server_groups.list(all_projects=True) if g.name == RULE
-    ]
+    return [g for g in cloud.server_groups() if g.name == RULE]
 
 
 def test_generated_hot_puts_every_server_on_its_own_host(strict, package):

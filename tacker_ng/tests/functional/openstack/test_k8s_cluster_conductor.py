@@ -86,7 +86,10 @@ def vnfm(cloud, tmp_path):
         with (
             services.scratch_database("mariadb") as sql_url,
             deployment.deploy(
-                tmp_path, sql_url, conductors=("cond-a",), extra=extra
+                tmp_path,
+                sql_url,
+                conductors=("cond-a",),
+                extra=cloud.tacker_conf(extra),
             ) as dep,
         ):
             ids = []

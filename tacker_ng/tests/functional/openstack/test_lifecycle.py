@@ -20,8 +20,6 @@ def vnf(cloud, spec_package):
     """One VNF for the module, instantiated with every zone free."""
     conf = cfg.CONF
     conf.set_override("fallback_best_effort", True, group="placement")
-    conf.set_override("stack_poll_interval", 0.5, group="openstack")
-    conf.set_override("stack_poll_max_interval", 2.0, group="openstack")
     cloud.free_all()
     vnf = env.Vnf(cloud, spec_package)
     vnf.run(
@@ -33,12 +31,7 @@ def vnf(cloud, spec_package):
         if vnf.instance.get("instantiatedVnfInfo"):
             vnf.run(Op.TERMINATE, {})
     finally:
-        for name, group in (
-            ("fallback_best_effort", "placement"),
-            ("stack_poll_interval", "openstack"),
-            ("stack_poll_max_interval", "openstack"),
-        ):
-            conf.clear_override(name, group=group)
+        conf.clear_override("fallback_best_effort", group="placement")
 
 
 def counts(vnf) -> Counter:

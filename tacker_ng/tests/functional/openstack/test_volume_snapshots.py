@@ -35,8 +35,6 @@ SAMPLE = Path(__file__).parents[4] / "samples/vnf_packages/tosca_anti_affinity"
 STORAGE = "VirtualStorage"
 CINDER = {"service_type": "block-storage"}
 _OVERRIDES = (
-    ("stack_poll_interval", 0.5, "openstack"),
-    ("stack_poll_max_interval", 2.0, "openstack"),
     ("stack_timeout", 300, "openstack"),
     ("snapshot_timeout", 120, "openstack"),
 )

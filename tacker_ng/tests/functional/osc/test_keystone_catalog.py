@@ -17,6 +17,8 @@ from tacker_ng.tests import lcm_packages
 from tacker_ng.tests.functional import services
 from tacker_ng.tests.functional.reservation import deployment as rsv
 
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
 pytestmark = pytest.mark.minicloud
 
 FUTURE = ("2091-01-01 10:00", "2091-01-02 10:00")
@@ -55,15 +57,16 @@ def _json(done) -> object:
 
 
 def test_blazarclient_hosts_and_leases_through_the_catalog(dep):
+    host = dep.cloud.host("az4-cmp1")
     created = _json(
-        dep.cli("reservation", "host", "create", "az4-cmp1", "-f", "json",
+        dep.cli("reservation", "host", "create", host, "-f", "json",
                 admin=True)
     )  # fmt: skip
-    assert created["hypervisor_hostname"] == "az4-cmp1"
+    assert created["hypervisor_hostname"] == host
     hosts = _json(
         dep.cli("reservation", "host", "list", "-f", "json", admin=True)
     )
-    assert "az4-cmp1" in {h["hypervisor_hostname"] for h in hosts}
+    assert host in {h["hypervisor_hostname"] for h in hosts}
 
     lease = _json(
         dep.cli(

@@ -22,7 +22,9 @@ import sqlalchemy as sa
 from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional import services
 
-#: Hosts put in the freepool; the others stay free for ordinary servers.
+#: Hosts put in the freepool (as the topology file names them; the lane's
+#: real names: ``Deployment.freepool``); the others stay free for
+#: ordinary servers.
 FREEPOOL = ("az1-cmp1", "az1-cmp2", "az2-cmp1", "az3-cmp1")
 
 
@@ -34,6 +36,8 @@ class Deployment:
     conductors: dict[str, procs.Process]
     outsider_auth: dict[str, str]
     tmp: Path
+    #: The lane's real names of the hosts registered in the freepool.
+    freepool: tuple[str, ...] = ()
 
     @property
     def v1(self) -> str:
@@ -122,16 +126,17 @@ def _outsider(cloud, run_id: str) -> dict[str, str]:
     identity = cloud.sdk(admin=True).identity
     domain = identity.find_domain("default")
     project = identity.create_project(
-        name=f"rsv-outsider-{run_id}", domain_id=domain.id
+        name=cloud.name(f"rsv-outsider-{run_id}"), domain_id=domain.id
     )
     user = identity.create_user(
-        name=f"rsv-outsider-{run_id}",
+        name=cloud.name(f"rsv-outsider-{run_id}"),
         password="secret",
         domain_id=domain.id,
         default_project_id=project.id,
     )
     member = identity.find_role("member")
     identity.assign_project_role_to_user(project, user, member)
+    cloud.admit_project(project.id)
     return {
         **cloud.project_auth,
         "username": user.name,
@@ -157,8 +162,7 @@ def deploy(
         "user_domain_name": admin["user_domain_name"],
         "project_domain_name": admin["project_domain_name"],
     }
-    common = procs.write_config(
-        str(tmp / "tacker.conf"),
+    sections = cloud.tacker_conf(
         {
             "DEFAULT": {
                 "state_path": tmp,
@@ -198,8 +202,9 @@ def deploy(
                 "region_name": cloud.region_name,
                 "api_microversion": "2.79",
             },
-        },
+        }
     )
+    common = procs.write_config(str(tmp / "tacker.conf"), sections)
     procs.run(
         [
             procs.script("tacker-ng-db-manage"),
@@ -238,13 +243,20 @@ def deploy(
         service_id, _ = _catalog(cloud, url)
         cloud.grant_admin_member_role()
         dep = Deployment(
-            cloud, url, sql_url, conductors, _outsider(cloud, run_id), tmp
+            cloud,
+            url,
+            sql_url,
+            conductors,
+            _outsider(cloud, run_id),
+            tmp,
+            tuple(cloud.host(name) for name in freepool),
         )
-        for name in freepool:
+        for name in dep.freepool:
             resp = dep.call(
                 "POST", "/os-hosts", admin=True, json={"name": name}
             )
             assert resp.status_code == 201, resp.text
+        cloud.lend_to_freepool(list(dep.freepool))
         try:
             yield dep
         finally:

@@ -15,8 +15,9 @@ from novaclient import client as nova_client
 from novaclient import exceptions as nova_exc
 
 from tacker_ng.tests.functional import processes as procs
-from tacker_ng.tests.functional.reservation import deployment as deploy_mod
 
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
 pytestmark = pytest.mark.minicloud
 
 FUTURE = ("2090-01-01 10:00", "2090-01-02 10:00")
@@ -81,7 +82,7 @@ def test_blazar_cli_works_unchanged(dep):
         dep.cli("reservation", "host", "list", "-f", "json", admin=True).stdout
     )
     assert sorted(h["hypervisor_hostname"] for h in hosts) == sorted(
-        deploy_mod.FREEPOOL
+        dep.freepool
     )
     # The CLI prints "Created a new lease:" before the JSON.
     created = _json_after_banner(
@@ -183,7 +184,7 @@ def test_anti_affinity_lease_lands_on_distinct_hosts_and_is_cleaned(dep):
     assert agg.metadata["reservation"] == rid
     assert agg.metadata["filter_tenant_id"] == cloud.project_id
     assert len(agg.hosts) == amount
-    assert set(agg.hosts) <= set(deploy_mod.FREEPOOL)
+    assert set(agg.hosts) <= set(dep.freepool)
     flavor = admin.flavors.get(flavor_id)
     assert flavor.get_keys() == {
         "aggregate_instance_extra_specs:reservation": rid,
@@ -224,7 +225,7 @@ def test_anti_affinity_lease_lands_on_distinct_hosts_and_is_cleaned(dep):
     )
     done = cloud.wait_server(stranger.id)
     assert done.status == "ACTIVE"
-    assert getattr(done, "OS-EXT-SRV-ATTR:host") not in deploy_mod.FREEPOOL
+    assert getattr(done, "OS-EXT-SRV-ATTR:host") not in dep.freepool
 
     # End the lease a few seconds from now: servers, flavor, group and
     # aggregate go away and the capacity is free again.

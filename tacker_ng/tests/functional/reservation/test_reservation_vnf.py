@@ -22,6 +22,8 @@ from tacker_ng.tests.functional.deployment import SolClient
 from tacker_ng.tests.functional.openstack import env
 from tacker_ng.tests.functional.openstack.conftest import IMAGE
 
+# Runs in one lane with the other modules of the "keystone-catalog"
+# group (tacker_ng/tests/functional/lanes.py).
 pytestmark = pytest.mark.minicloud
 TIMEOUT = 420
 

@@ -149,3 +149,59 @@ def test_terminate_gives_pods_the_requested_grace(simk8s_factory, tmp_path):
     assert 1.0 <= timing["total_s"] < 7.0, timing
     core = cnf.k8s.CoreV1Api(sim.api_client())
     assert not core.list_pod_for_all_namespaces(label_selector="app").items
+
+
+def test_deleted_objects_come_back_with_a_heal(simk8s, package):
+    """The headless Service, the StatefulSet (scaled out to 3) and the
+    bare Pod deleted behind the VNFM's back: a heal of one StatefulSet
+    VNFC re-creates all three from the package, the StatefulSet at its
+    3 replicas; its pods come back under their names (MODIFIED)."""
+    vnf = direct.DriverVnf(simk8s, package)
+    namespace = "kinds-gone"
+    request = {
+        "flavourId": "simple",
+        "additionalParams": {"namespace": namespace},
+    }
+    vnf.run(Op.INSTANTIATE, request)
+    vnf.run(Op.SCALE, {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"})
+    names = {"vdu1", "vdu2-0", "vdu2-1", "vdu2-2"}
+    assert set(vnf.vnfcs()) == names
+    core = cnf.k8s.CoreV1Api(simk8s.api_client())
+    apps = cnf.k8s.AppsV1Api(simk8s.api_client())
+    service = core.read_namespaced_service("store", namespace)
+    for kind, name in (
+        ("service", "store"),
+        ("statefulset", "vdu2"),
+        ("pod", "vdu1"),
+    ):
+        simk8s.kubectl("delete", kind, name, "-n", namespace)
+    with pytest.raises(errors.WorkloadGone, match="heal the VNF first"):
+        # What an operation other than heal meets: a 409 saying so.
+        vnf.run(Op.SCALE, {"type": "SCALE_IN", "aspectId": "vdu2_aspect"})
+
+    result = vnf.run(Op.HEAL, {"vnfcInstanceId": ["vdu2-0"]})
+    assert {
+        (c["id"], c["changeType"])
+        for c in result.resource_changes["affectedVnfcs"]
+    } == {(n, "MODIFIED") for n in names}
+    assert set(vnf.vnfcs()) == names
+    again = core.read_namespaced_service("store", namespace)
+    assert again.metadata.uid != service.metadata.uid
+    assert again.spec.selector == service.spec.selector
+    assert again.spec.cluster_ip == "None"
+    assert (
+        apps.read_namespaced_stateful_set("vdu2", namespace).spec.replicas == 3
+    )
+    live = {
+        p.metadata.name
+        for p in core.list_namespaced_pod(namespace).items
+        if not p.metadata.deletion_timestamp
+    }
+    assert live == names
+    progress = vnf.last.progress["recreated"]
+    assert [(r["kind"], r["name"]) for r in progress] == [
+        ("Service", "store"),
+        ("Pod", "vdu1"),
+        ("StatefulSet", "vdu2"),
+    ]
+    vnf.run(Op.TERMINATE, {"terminationType": "FORCEFUL"})

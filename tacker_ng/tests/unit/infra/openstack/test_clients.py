@@ -71,3 +71,43 @@ def test_servers_by_vnfc_nested_and_top_level():
     assert set(found) == {"VDU1-0", "VDU2-0"}
     assert heat.nested_stack_id(found["VDU1-0"]) == "nested-0"
     assert heat.nested_stack_id({"links": []}) is None
+
+
+class _Zone:
+    def __init__(self, name: str) -> None:
+        self.zoneName = name
+        self.zoneState = {"available": True}
+
+    def to_dict(self) -> dict:
+        return {
+            "zoneName": self.zoneName,
+            "zoneState": self.zoneState,
+            "hosts": {
+                "h": {"nova-compute": {"available": True, "active": True}}
+            },
+        }
+
+
+class _Zones:
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def list(self, detailed: bool) -> list[_Zone]:
+        return [_Zone(n) for n in self.names]
+
+
+def _nova(names: list[str], allowed: list[str]) -> nova.Nova:
+    """A Nova wrapper on a stub client (its __init__ needs a session)."""
+    client = nova.Nova.__new__(nova.Nova)
+    client.client = type("C", (), {"availability_zones": _Zones(names)})()
+    client.allowed = frozenset(allowed)
+    return client
+
+
+def test_zones_are_kept_to_the_configured_availability_zones():
+    names = ["AZ-1", "AZ-2", "L1-AZ-1", "L1-AZ-2"]
+    assert _nova(names, []).zones() == sorted(names)
+    assert _nova(names, ["L1-AZ-2", "L1-AZ-1", "gone"]).zones() == [
+        "L1-AZ-1",
+        "L1-AZ-2",
+    ]

@@ -212,6 +212,36 @@ def test_heal_whole_vnf_recreates_everything(sample, simple):
     assert plan.recreate == {"VDU1-0", "VDU2-0", "VDU2-1"}
 
 
+def test_heal_with_the_stack_gone_recreates_every_vnfc(sample, simple):
+    """A VNFC heal when the stack was deleted behind the VNFM's back: a
+    new stack holds every VNFC the instance records (ids, indices,
+    flavours, images, zones; the healed one's granted zone), all new
+    servers that may move, reported MODIFIED once their servers are read."""
+    instance, _, _ = instantiated(sample, simple)
+    records = instance["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    target = next(
+        v for v in records if v["metadata"]["stackResource"] == "VDU2-0"
+    )
+    task = make_task(
+        sample, Op.HEAL, instance, {"vnfcInstanceId": [target["id"]]}
+    )
+    plan = vnfcs.anew(vnfcs.plan(task, simple))
+    names = {"VDU1-0", "VDU2-0", "VDU2-1"}
+    assert plan.movable == plan.recreate == names
+    assert plan.removed == [] and plan.added == []
+    assert [(v.id, v.name, v.zone, v.flavor, v.image) for v in plan.after] == [
+        (v.id, v.name, v.zone, v.flavor, v.image) for v in plan.before
+    ]
+    assert all(v.server_id is None and v.volumes == {} for v in plan.after)
+    assert all(v.server_id for v in plan.before)  # the record is kept
+    for n, v in enumerate(plan.after):
+        v.server_id = f"new-server-{n}"
+    changes = info.resource_changes(plan, "vim1")["affectedVnfcs"]
+    assert sorted((c["changeType"], c["id"]) for c in changes) == sorted(
+        ("MODIFIED", v["id"]) for v in records
+    )
+
+
 def test_change_flavour_replaces_every_vnfc(sample, simple):
     instance, _, _ = instantiated(sample, simple)
     task = make_task(
