@@ -714,10 +714,12 @@ def build_document() -> dict[str, Any]:
         **_admin_paths(),
     }
     # They build on this module.
-    from tacker_ng.api import openapi_fm, openapi_snapshots
+    from tacker_ng.api import openapi_fm, openapi_grant, openapi_snapshots
 
     paths.update(openapi_fm.paths())
     SCHEMAS.update(openapi_fm.SCHEMAS)
+    paths.update(openapi_grant.paths())
+    SCHEMAS.update(openapi_grant.SCHEMAS)
     paths.update(openapi_snapshots.paths())
     SCHEMAS.update(openapi_snapshots.SCHEMAS)
     return {
@@ -729,6 +731,8 @@ def build_document() -> dict[str, Any]:
             "LCM (/vnflcm/v2, header Version 2.0.0), VNF packages "
             "(/vnfpkgm/v2, header Version 2.1.0; also served at "
             "/vnfpkgm/v1 without the header for python-tackerclient), "
+            "VNF fault management (/vnffm/v1, header Version 1.3.0), "
+            "the local NFVO's grants (/grant/v1, header Version 1.4.0), "
             "Blazar-compatible reservations "
             "(/reservation/v1) and the admin API (/v1). Errors are "
             "ProblemDetails (application/problem+json), Blazar's error "

@@ -55,6 +55,9 @@ SOL_APIS: tuple[SolApi, ...] = (
     SolApi("vnfpkgm", "v1", ("2.1.0",), version_required=False),
     # SOL003 v3.3.1 VNF fault management (clause 7).
     SolApi("vnffm", "v1", ("1.3.0",)),
+    # SOL003 v3.3.1 VNF lifecycle operation granting (clause 9): only
+    # GET of the local NFVO's grants (``[nfvo] mode = local``).
+    SolApi("grant", "v1", ("1.4.0",)),
 )
 
 

@@ -279,7 +279,10 @@ class Converger:
                     session, instance, open_alarms, known, failed, out
                 )
                 for vnfc_id, alarm in open_alarms.items():
-                    if vnfc_id in drifted or vnfc_id == STACK_KEY:
+                    # A key with a colon names no VNFC: the stack alarm
+                    # (above) or one the observer does not own (e.g. the
+                    # conductor's zone anti-affinity alarm).
+                    if vnfc_id in drifted or ":" in vnfc_id:
                         continue
                     cleared = alarms_db.clear(session, alarm["id"])
                     if cleared is not None:

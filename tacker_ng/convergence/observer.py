@@ -368,6 +368,10 @@ def _with_departed_alarms(
             if stacks_known:
                 out.add(iid)
             continue
+        if ":" in key:
+            # Not a VNFC's and not the observer's (e.g. the conductor's
+            # zone anti-affinity alarm): no observation clears it.
+            continue
         if iid not in wanted:
             wanted[iid] = {d.vnfc_id for d in desired_vnfcs(instances[iid])}
         if key not in wanted[iid]:

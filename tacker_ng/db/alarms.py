@@ -184,3 +184,77 @@ def open_of_departed(session: orm.Session) -> list[Mapping[str, Any]]:
             )
         ).mappings()
     )
+
+
+def raise_open(
+    session: orm.Session,
+    instance: Mapping[str, Any],
+    key: str,
+    *,
+    faulty_resource: dict[str, Any],
+    severity: str,
+    event_type: str,
+    probable_cause: str,
+    fault_type: str,
+    details: list[str],
+    vnfc_ids: list[str],
+) -> Mapping[str, Any]:
+    """Insert the open alarm ``key`` of ``instance`` (a pseudo key with a
+    colon, never a VNFC id: the observer leaves such alarms alone) with
+    any ``event_type``; the COMPUTE resource at fault is
+    ``faulty_resource``."""
+    now = utcnow()
+    alarm_id = str(uuid.uuid4())
+    session.execute(
+        sa.insert(ALARMS).values(
+            id=alarm_id,
+            managed_object_id=instance["id"],
+            vnfc_instance_ids=vnfc_ids,
+            root_cause_faulty_resource={
+                "faultyResource": faulty_resource,
+                "faultyResourceType": "COMPUTE",
+            },
+            alarm_raised_time=now,
+            ack_state="UNACKNOWLEDGED",
+            perceived_severity=severity,
+            event_time=now,
+            event_type=event_type,
+            fault_type=fault_type,
+            probable_cause=probable_cause,
+            is_root_cause=True,
+            fault_details=details,
+            open_key=open_key(instance["id"], key),
+            project_id=instance["project_id"],
+            created_at=now,
+        )
+    )
+    return get(session, alarm_id)
+
+
+def change_open(
+    session: orm.Session,
+    alarm_id: str,
+    *,
+    faulty_resource: dict[str, Any],
+    details: list[str],
+    vnfc_ids: list[str],
+) -> Mapping[str, Any] | None:
+    """Update what an open alarm names (its fault goes on, on other
+    VNFCs); None when it was cleared meanwhile."""
+    now = utcnow()
+    done = session.execute(
+        sa.update(ALARMS)
+        .where(ALARMS.c.id == alarm_id, ALARMS.c.open_key.is_not(None))
+        .values(
+            vnfc_instance_ids=vnfc_ids,
+            root_cause_faulty_resource={
+                "faultyResource": faulty_resource,
+                "faultyResourceType": "COMPUTE",
+            },
+            fault_details=details,
+            event_time=now,
+            alarm_changed_time=now,
+            updated_at=now,
+        )
+    ).rowcount
+    return get(session, alarm_id) if done else None

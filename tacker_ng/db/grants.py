@@ -7,6 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import orm
 
+from tacker_ng import exceptions
 from tacker_ng.db import models
 from tacker_ng.db.types import utcnow
 
@@ -47,3 +48,26 @@ def for_op_occ(
         .mappings()
         .first()
     )
+
+
+class GrantNotFound(exceptions.NotFound):
+    message = "Grant {id} does not exist."
+
+
+def get(
+    session: orm.Session, grant_id: str, project_id: str | None = None
+) -> Mapping[str, Any]:
+    """A stored grant with its op occ's project (``project_id``: the
+    caller's, None for every project); 404 when not visible."""
+    occs = models.VnfLcmOpOcc.__table__
+    stmt = (
+        sa.select(GRANTS, occs.c.project_id)
+        .join(occs, occs.c.id == GRANTS.c.vnf_lcm_op_occ_id)
+        .where(GRANTS.c.id == grant_id)
+    )
+    if project_id is not None:
+        stmt = stmt.where(occs.c.project_id == project_id)
+    row = session.execute(stmt).mappings().first()
+    if row is None:
+        raise GrantNotFound(id=grant_id)
+    return row

@@ -160,6 +160,9 @@ class VnfLcmOpOcc(Base):
         nullable=False,
     )
     grant_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    #: Where the grant lives: the NFVO's URL (remote NFVO), or a path on
+    #: this API (local NFVO); see migration 0010.
+    grant_href: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     operation: orm.Mapped[str] = orm.mapped_column(
         sa.String(32), nullable=False
     )

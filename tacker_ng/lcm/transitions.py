@@ -5,7 +5,7 @@ instance's changes (and release, for final states) and the outbox rows
 of the notification are written together or not at all.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from oslo_log import log as logging
@@ -51,9 +51,15 @@ def finish(
     to_state: lcm.OperationState,
     from_states: set[lcm.OperationState] | None = None,
     instance_changes: dict[str, Any] | None = None,
+    also: Callable[[Any, Mapping[str, Any]], None] | None = None,
     **changes: Any,
 ) -> bool:
-    """Final transition: also applies instance changes and releases it."""
+    """Final transition: also applies instance changes and releases it.
+
+    ``also(session, occ)`` runs in the same transaction once the instance
+    is changed (records that must agree with the op occ's end, such as
+    an FM alarm about the VNF the operation left).
+    """
     for attempt in db_api.retrying():
         with attempt, db_api.writer(context) as session:
             occ = vnf_lcm.get_op_occ(session, op_occ_id)
@@ -75,6 +81,8 @@ def finish(
             vnf_lcm.release_instance(
                 session, occ["vnf_instance_id"], op_occ_id, instance_changes
             )
+            if also is not None:
+                also(session, occ)
             _notify(session, op_occ_id)
     LOG.info("Op occ %s ended %s", op_occ_id, to_state)
     return True

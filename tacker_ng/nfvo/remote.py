@@ -7,6 +7,7 @@ HTTP basic or OAuth2 client credentials (token cached until it expires).
 
 import threading
 import time
+import urllib.parse
 from typing import Any
 
 import requests
@@ -91,9 +92,11 @@ def request_grant(
     try:
         resp = session.post(url, json=grant_request, timeout=conf.nfvo.timeout)
         if resp.status_code == 201:
-            return resp.json()
+            return _located(resp.json(), resp.headers.get("Location"), conf)
         if resp.status_code == 202:
-            return _poll(session, resp.headers.get("Location"), url, conf)
+            location = resp.headers.get("Location")
+            grant = _poll(session, location, url, conf)
+            return _located(grant, location, conf)
     except requests.RequestException as exc:
         raise NfvoUnavailable(reason=str(exc)) from exc
     if resp.status_code == 403:
@@ -103,11 +106,50 @@ def request_grant(
     )
 
 
+def _absolute(href: str, conf: cfg.ConfigOpts) -> str:
+    """``href`` made absolute: a path is taken under ``[nfvo] endpoint``
+    (which may carry a path prefix)."""
+    endpoint = conf.nfvo.endpoint.rstrip("/")
+    if href.startswith("/"):
+        return endpoint + href
+    return urllib.parse.urljoin(endpoint + "/", href)
+
+
+def grant_href(
+    grant: dict[str, Any], conf: cfg.ConfigOpts = cfg.CONF
+) -> str | None:
+    """Where the NFVO keeps ``grant`` (what an op occ's ``_links.grant``
+    points at): its ``_links.self`` as :func:`request_grant` left it,
+    else the SOL003 resource URI under ``[nfvo] endpoint``."""
+    href = ((grant.get("_links") or {}).get("self") or {}).get("href")
+    if href:
+        return _absolute(href, conf)
+    if grant.get("id"):
+        return _absolute(f"/grant/v1/grants/{grant['id']}", conf)
+    return None
+
+
+def _located(
+    grant: dict[str, Any], location: str | None, conf: cfg.ConfigOpts
+) -> dict[str, Any]:
+    """The grant with ``_links.self`` set to the absolute Location the
+    NFVO answered (SOL003: the URI of the individual grant it created),
+    so that the op occ can link to it; a relative self link is made
+    absolute. Kept in the stored grant."""
+    links = grant.get("_links")
+    if not isinstance(links, dict):
+        links = grant["_links"] = {}
+    self_link = links.get("self") or {}
+    href = location or self_link.get("href")
+    if href:
+        links["self"] = {**self_link, "href": _absolute(href, conf)}
+    return grant
+
+
 def _poll(session, location, url, conf) -> dict[str, Any]:
     if not location:
         raise NfvoUnavailable(reason="202 without a Location header")
-    if location.startswith("/"):
-        location = conf.nfvo.endpoint.rstrip("/") + location
+    location = _absolute(location, conf)
     deadline = time.monotonic() + conf.nfvo.grant_poll_timeout
     delay = 0.5
     while time.monotonic() < deadline:

@@ -87,6 +87,49 @@ def vnf_instance(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     return body
 
 
+#: Where the local NFVO's grants are served (``GET .../{grantId}``).
+GRANT_PREFIX = "/grant/v1/grants"
+
+
+def grant_link(base: str, row: Mapping[str, Any]) -> str | None:
+    """The URL of an op occ's grant: the NFVO's (remote NFVO, stored
+    absolute), a path of this API made absolute (local NFVO), or, for op
+    occs granted before ``grant_href`` was kept, this API's grant path."""
+    if not row["grant_id"]:
+        return None
+    href = row.get("grant_href")
+    if not href:
+        return f"{base}{GRANT_PREFIX}/{row['grant_id']}"
+    return f"{base}{href}" if href.startswith("/") else href
+
+
+def grant(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A Grant (SOL003 9.5.2.3) as the local NFVO issued it (``grants``
+    row), its ``_links`` absolute and ``self`` where it is served."""
+    body = dict(row["grant"] or {})
+    links = {
+        name: {"href": f"{base}{href}" if href.startswith("/") else href}
+        for name, link in (body.get("_links") or {}).items()
+        if isinstance(link, Mapping)
+        and isinstance(href := link.get("href"), str)
+    }
+    links["self"] = {"href": f"{base}{GRANT_PREFIX}/{row['id']}"}
+    links.setdefault(
+        "vnfLcmOpOcc",
+        {
+            "href": f"{base}{LCM_PREFIX}/vnf_lcm_op_occs/"
+            f"{row['vnf_lcm_op_occ_id']}"
+        },
+    )
+    links.setdefault(
+        "vnfInstance",
+        {"href": f"{base}{LCM_PREFIX}/vnf_instances/{row['vnf_instance_id']}"},
+    )
+    body["id"] = row["id"]
+    body["_links"] = links
+    return body
+
+
 def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     """A VnfLcmOpOcc (SOL003 5.5.2.13) from a ``vnf_lcm_op_occs`` row."""
     self_url = f"{base}{LCM_PREFIX}/vnf_lcm_op_occs/{row['id']}"
@@ -97,8 +140,9 @@ def op_occ(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
             f"{row['vnf_instance_id']}"
         },
     }
-    if row["grant_id"]:
-        links["grant"] = {"href": f"{base}/grant/v1/grants/{row['grant_id']}"}
+    grant = grant_link(base, row)
+    if grant:
+        links["grant"] = {"href": grant}
     state = row["operation_state"]
     for task in ("retry", "rollback", "fail", "cancel"):
         if state in state_machine.TASK_FROM[task]:

@@ -15,6 +15,7 @@ from tacker_ng.policies import (
     api_versions,
     base,
     conductors,
+    grant,
     reservation,
     vnffm,
     vnflcm,
@@ -30,6 +31,7 @@ _MODULES = (
     vnfpkgm,
     reservation,
     vnffm,
+    grant,
 )
 
 _ENFORCER: policy.Enforcer | None = None

@@ -2,7 +2,7 @@
 
 from tacker_ng.api import routing, versions
 from tacker_ng.api.controllers import admin as v1
-from tacker_ng.api.controllers import reservation, subscribing
+from tacker_ng.api.controllers import grant, reservation, subscribing
 from tacker_ng.api.controllers import versions as versions_ctl
 from tacker_ng.api.controllers.vnffm import alarms as fm_alarms
 from tacker_ng.api.controllers.vnffm import (
@@ -87,6 +87,10 @@ class RootController:
                     fm_subscriptions.FM
                 ),
             ),
+        )
+        grant_v1 = _sol_api("grant", "v1")
+        self.grant = SolApiRoot(
+            grant_v1, SolMajorRoot(grant_v1, grants=grant.GrantsController())
         )
         self.v1 = v1.V1Controller()
         self.reservation = reservation.ReservationController()

@@ -10,6 +10,7 @@ persisted atom states, never by the mirror alone.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping
 from typing import Any
@@ -18,7 +19,12 @@ from oslo_log import log as logging
 from taskflow import task as tf_task
 from taskflow.patterns import linear_flow
 
-from tacker_ng.conductor.operations import granting, snapshots, vim_registry
+from tacker_ng.conductor.operations import (
+    granting,
+    placement_report,
+    snapshots,
+    vim_registry,
+)
 from tacker_ng.conductor.operations import task as task_mod
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
@@ -249,7 +255,10 @@ class Finish(_Step):
 
     def execute(self, driver_result: dict[str, Any]) -> None:
         run = self.run
-        result = driver_result or {}
+        result = copy.deepcopy(driver_result or {})
+        # Zone anti-affinity re-evaluated over where the VNFCs ended:
+        # VNFC / affected VNFC metadata now, the FM alarm with the end.
+        record = placement_report.review_result(run.task, result)
         changes = instance_changes(run.occ, result)
         changes.update(package_changes(run.occ, run.package))
         snapshots.record(run.context, run.occ, result.get("vnf_snapshot"))
@@ -261,6 +270,7 @@ class Finish(_Step):
             S.COMPLETED,
             {S.PROCESSING},
             instance_changes=changes,
+            also=record,
             resource_changes=mgmt.merge_vnfc_metadata(
                 result.get("resource_changes") or None,
                 run.progress.data.get("vnfc_metadata") or {},

@@ -10,7 +10,7 @@ from tacker_ng.db import grants as grants_db
 from tacker_ng.db import vnf_lcm
 from tacker_ng.infra import registry
 from tacker_ng.nfvo import grant_request, local, remote
-from tacker_ng.objects import lcm
+from tacker_ng.objects import lcm, views
 from tacker_ng.objects.vnfd import Vnfd
 from tacker_ng.reservation import grants as reservation_api
 
@@ -90,7 +90,8 @@ def obtain(
         occ["is_automatic_invocation"],
         snapshot=snapshot,
     )
-    if conf.nfvo.mode == "remote":
+    remote_mode = conf.nfvo.mode == "remote"
+    if remote_mode:
         grant = remote.request_grant(body, conf)
     else:
         grant = _grant_locally(
@@ -108,7 +109,16 @@ def obtain(
             grant_id = grants_db.save(
                 session, occ["id"], occ["vnf_instance_id"], body, grant
             )
-            vnf_lcm.update_op_occ(session, occ["id"], grant_id=grant_id)
+            vnf_lcm.update_op_occ(
+                session,
+                occ["id"],
+                grant_id=grant_id,
+                # Remote: the NFVO's URL of the grant. Local: served by
+                # GET /grant/v1/grants/{id} (made absolute when shown).
+                grant_href=remote.grant_href(grant, conf)
+                if remote_mode
+                else f"{views.GRANT_PREFIX}/{grant_id}",
+            )
     return {"grant_request": body, "grant": grant}
 
 

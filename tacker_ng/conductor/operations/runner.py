@@ -8,6 +8,7 @@ exactly what ran. Failures end in FAILED_TEMP with a ProblemDetails
 task boundaries (and by drivers for FORCEFUL).
 """
 
+import copy
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -16,6 +17,7 @@ from oslo_log import log as logging
 from tacker_ng import crypto, exceptions
 from tacker_ng.conductor.flows import engine as flow_engine
 from tacker_ng.conductor.flows import steps
+from tacker_ng.conductor.operations import placement_report
 from tacker_ng.conductor.operations import task as task_mod
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm
@@ -228,13 +230,18 @@ def rollback(
         _fail_temp(context, op_occ_id, exc, "rollback")
         return
     _finish_rollback(
-        context, occ, op_occ_id, run_.progress.data.get("rollback_result")
+        context,
+        occ,
+        op_occ_id,
+        run_.progress.data.get("rollback_result"),
+        run_.task,
     )
 
 
-def _finish_rollback(context, occ, op_occ_id: str, result) -> None:
-    result = result or {}
+def _finish_rollback(context, occ, op_occ_id: str, result, task=None) -> None:
+    result = copy.deepcopy(result or {})
     changes: dict[str, Any] = {}
+    record = None
     back = state_machine.state_after_rollback(lcm.Operation(occ["operation"]))
     if back is not None:
         changes["instantiation_state"] = back
@@ -242,11 +249,19 @@ def _finish_rollback(context, occ, op_occ_id: str, result) -> None:
             changes["instantiated_vnf_info"] = None
     elif result.get("instantiated_vnf_info") is not None:
         changes["instantiated_vnf_info"] = result["instantiated_vnf_info"]
+        if task is not None:
+            # What the rollback left is checked like any operation's end.
+            record = placement_report.review(
+                task,
+                changes["instantiated_vnf_info"],
+                result.get("resource_changes"),
+            )
     state.finish(
         context,
         op_occ_id,
         S.ROLLED_BACK,
         {S.ROLLING_BACK},
         instance_changes=changes,
+        also=record,
         resource_changes=result.get("resource_changes") or None,
     )

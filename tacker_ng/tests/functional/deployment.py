@@ -33,7 +33,8 @@ def basic_auth(user: str, password: str) -> dict[str, str]:
 
 
 class SolClient:
-    """requests against /vnflcm/v2 with auth + Version, SOL003-checked."""
+    """requests against /vnflcm/v2 (and /grant/v1) with auth + Version,
+    SOL003-checked."""
 
     def __init__(self, url: str, auth: dict[str, str]) -> None:
         self.url = url
@@ -51,7 +52,7 @@ class SolClient:
             allow_redirects=False,
             **kw,
         )
-        if validate and path.startswith("/vnflcm/v2"):
+        if validate and path.startswith(("/vnflcm/v2", "/grant/v1/")):
             body = resp.json() if resp.content else None
             sol003_schemas.validate(
                 path.split("?")[0], method, resp.status_code, body

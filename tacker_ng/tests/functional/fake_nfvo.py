@@ -3,7 +3,8 @@
 OAuth2 client-credentials token endpoint (``/token``) and
 ``POST /grant/v1/grants`` that answers, per ``mode``: ``sync`` 201 with the
 grant, ``async`` 202 + Location then 202 once more on the first GET and
-200 with the grant after, ``reject`` 403 ProblemDetails. Every grant
+200 with the grant after, ``reject`` 403 ProblemDetails; ``GET
+/grant/v1/grants/{id}`` serves every grant made. Every grant
 request it receives is validated against the SOL003 Grant OpenAPI and
 kept. Grants are made by tacker-ng's own local-NFVO logic so that zones
 honour the placement constraints; without zones (``zones=[]``) it leaves
@@ -39,6 +40,8 @@ class FakeNfvo:
         self.requests: list[dict] = []
         self.invalid: list[str] = []
         self._pending: dict[str, dict] = {}
+        #: Every grant made, by id (served by GET once granted).
+        self.granted: dict[str, dict] = {}
         self._polls: dict[str, int] = {}
         self._hold: set[str] = set()
         self._released = threading.Event()
@@ -129,14 +132,14 @@ class FakeNfvo:
 
             def do_GET(self):
                 grant_id = self.path.rsplit("/", 1)[-1]
-                if not self._bearer_ok() or grant_id not in nfvo._pending:
+                if not self._bearer_ok() or grant_id not in nfvo.granted:
                     self._send(404)
                     return
                 nfvo._polls[grant_id] = nfvo._polls.get(grant_id, 0) + 1
-                if nfvo._polls[grant_id] == 1:
+                if grant_id in nfvo._pending and nfvo._polls[grant_id] == 1:
                     self._send(202)
                     return
-                self._send(200, nfvo._pending[grant_id])
+                self._send(200, nfvo.granted[grant_id])
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
@@ -145,14 +148,22 @@ class FakeNfvo:
         )
 
     def grant(self, request: dict) -> dict:
-        """The local NFVO's grant; without zones, one naming none."""
+        """The local NFVO's grant, with its own ``_links.self`` (as a
+        SOL003 Grant has; served by GET); without zones, one naming
+        none."""
         if self.zones:
-            return local.grant(request, "vim1", self.zones, {})
-        grant = local.grant(request, "vim1", ["unused"], {})
-        grant.pop("zones", None)
-        for key in ("addResources", "updateResources"):
-            for item in grant.get(key) or []:
-                item.pop("zoneId", None)
+            grant = local.grant(request, "vim1", self.zones, {})
+        else:
+            grant = local.grant(request, "vim1", ["unused"], {})
+            grant.pop("zones", None)
+            for key in ("addResources", "updateResources"):
+                for item in grant.get(key) or []:
+                    item.pop("zoneId", None)
+        grant["_links"] = {
+            **grant["_links"],
+            "self": {"href": f"{self.url}/grant/v1/grants/{grant['id']}"},
+        }
+        self.granted[grant["id"]] = grant
         return grant
 
     def hold_next(self, instance_id: str) -> None:

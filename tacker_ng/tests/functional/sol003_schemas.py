@@ -11,6 +11,9 @@ HERE = pathlib.Path(__file__).parent / "sol003"
 LCM_DOC = HERE / "SOL003-VNFLifecycleManagement-API.json"
 GRANT_DOC = HERE / "SOL003-VNFLifecycleOperationGranting-API.json"
 LCM_PREFIX = "/vnflcm/v2"
+GRANT_PREFIX = "/grant/v1"
+#: URI prefix -> the document of its API.
+DOCS = {LCM_PREFIX: LCM_DOC, GRANT_PREFIX: GRANT_DOC}
 
 
 @functools.cache
@@ -113,8 +116,9 @@ def response_schema(
     path: str, method: str, status: int, doc_path: pathlib.Path = LCM_DOC
 ) -> dict | None:
     """The JSON schema of a response, or None when it has no body."""
-    if path.startswith(LCM_PREFIX):
-        path = path[len(LCM_PREFIX) :] or "/"
+    for prefix, doc in DOCS.items():
+        if path.startswith(prefix + "/") and doc == doc_path:
+            path = path[len(prefix) :] or "/"
     doc = _doc(doc_path)
     for regex, template in _templates(doc_path):
         if regex.match(path):
@@ -143,8 +147,10 @@ def response_schema(
 
 
 def validate(path: str, method: str, status: int, body) -> None:
-    """Raise AssertionError unless ``body`` is what SOL003 says."""
-    schema = response_schema(path, method, status)
+    """Raise AssertionError unless ``body`` is what SOL003 says (the LCM
+    or, under ``/grant/v1``, the Grant interface's document)."""
+    doc_path = GRANT_DOC if path.startswith(GRANT_PREFIX + "/") else LCM_DOC
+    schema = response_schema(path, method, status, doc_path)
     if schema is None:
         assert body in (None, b"", ""), f"{method} {path} {status}: no body"
         return

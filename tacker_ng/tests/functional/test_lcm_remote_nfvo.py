@@ -7,8 +7,9 @@ requests tacker-ng sends are validated against the SOL003 Grant OpenAPI.
 import time
 
 import pytest
+import requests
 
-from tacker_ng.tests.functional import lcm_fixtures
+from tacker_ng.tests.functional import lcm_fixtures, sol003_schemas
 from tacker_ng.tests.functional.fake_nfvo import FakeNfvo
 from tacker_ng.tests.functional.receiver import Receiver
 
@@ -26,6 +27,28 @@ def env(tmp_path_factory):
         }
         with lcm_fixtures.lcm_deployment(tmp, "mariadb", extra=extra) as dep:
             yield dep, dep.client(), nfvo
+
+
+def _check_grant_link(dep, client, nfvo, occ) -> None:
+    """The op occ links to the grant where the NFVO keeps it (its
+    Location), which serves it; tacker-ng itself serves no grant."""
+    href = occ["_links"]["grant"]["href"]
+    assert href == f"{nfvo.url}/grant/v1/grants/{occ['grantId']}"
+    resp = requests.get(
+        href,
+        headers={"Authorization": f"Bearer {nfvo.token}", "Version": "1.4.0"},
+        timeout=10,
+    )
+    assert resp.status_code == 200, resp.text
+    grant = resp.json()
+    sol003_schemas.validate("/grant/v1/grants/x", "GET", 200, grant)
+    assert grant["id"] == occ["grantId"]
+    assert grant["vnfLcmOpOccId"] == occ["id"]
+    local = client.get(
+        f"/grant/v1/grants/{occ['grantId']}", headers={"Version": "1.4.0"}
+    )
+    assert local.status_code == 404
+    assert "[nfvo] mode = remote" in local.json()["detail"]
 
 
 def _instance(dep, client) -> str:
@@ -64,7 +87,7 @@ def test_sync_grant_with_oauth2(env):
         v["zoneId"] for v in info["vnfcResourceInfo"] if v["vduId"] == "VDU2"
     }
     assert len(vdu2_zones) == 2
-    assert occ["grantId"]
+    _check_grant_link(dep, client, nfvo, occ)
 
 
 def test_async_grant_is_polled(env):
@@ -74,6 +97,7 @@ def test_async_grant_is_polled(env):
     occ = client.run(inst_id, "instantiate", {"flavourId": "simple"})
     assert occ["operationState"] == "COMPLETED"
     assert not nfvo.invalid, nfvo.invalid
+    _check_grant_link(dep, client, nfvo, occ)
 
 
 def test_rejected_grant_is_failed_temp_then_retry_succeeds(env):

@@ -40,14 +40,10 @@ class AlarmController:
     @index.when(method="PATCH", template="json")
     def patch(self) -> dict:
         self._row("alarm_update")
-        content_type = (pecan.request.content_type or "").split(";")[0]
-        media = (
-            validation.JSON
-            if content_type == validation.JSON
-            else validation.MERGE_PATCH
-        )
+        # SOL003 7.4.3.3.4: the body is an AlarmModifications merge patch
+        # (RFC 7396); any other Content-Type is 415.
         body = validation.parse_json(
-            pecan.request, schemas.ALARM_MODIFICATIONS, media
+            pecan.request, schemas.ALARM_MODIFICATIONS, validation.MERGE_PATCH
         )
         ctx = common.context()
         for attempt in db_api.retrying():

@@ -4,13 +4,16 @@ tacker-ng-api + a conductor (real processes, RabbitMQ, MariaDB, local
 NFVO), the spec's package onboarded through the package API, and a VNF
 instance whose vimConnectionInfo is minicloud's Keystone with project
 vnf's member user. Instantiate, heal and scale out each meet a full zone
-in Nova's scheduler and complete in another zone. Every response is
-checked against the SOL003 OpenAPI documents by the client.
+in Nova's scheduler and complete in another zone; the scale out has to
+break anti-affinity, which the op occ, the VNFCs' metadata and a WARNING
+FM alarm say until a scale in restores the rule. Every LCM and Grant
+response is checked against the SOL003 OpenAPI documents by the client.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -19,9 +22,13 @@ from tacker_ng.packages import builder
 from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional.openstack import env
 from tacker_ng.tests.functional.openstack.conftest import IMAGE
+from tacker_ng.tests.functional.receiver import Receiver
 
 pytestmark = pytest.mark.minicloud
 TIMEOUT = 420
+FM = {"Version": "1.3.0"}
+#: VNFC metadata key of a VNFC that breaks a zone anti-affinity rule.
+BROKEN = "antiAffinityBroken"
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +124,48 @@ def nova_zones(cloud, client, inst_id: str) -> dict[str, str]:
     }
 
 
+def alarms(client, inst_id: str) -> list[dict]:
+    resp = client.get(
+        f"/vnffm/v1/alarms?filter=(eq,managedObjectId,{inst_id})",
+        headers=FM,
+        validate=False,
+    )
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def notified(rx: Receiver, kind: str, alarm_id: str) -> list[dict]:
+    """``kind`` FM notifications about ``alarm_id``, waited for (20 s)."""
+    deadline = time.monotonic() + 20
+    while True:
+        got = [
+            n
+            for n in list(rx.notifications)
+            if n["notificationType"] == kind
+            and (n.get("alarmId") or n.get("alarm", {}).get("id")) == alarm_id
+        ]
+        if got or time.monotonic() > deadline:
+            return got
+        time.sleep(0.1)
+
+
 def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
     dep, client, vnfd_id = nfvo
+    with Receiver() as rx:
+        resp = client.post(
+            "/vnffm/v1/subscriptions",
+            {"callbackUri": rx.url},
+            headers=FM,
+            validate=False,
+        )
+        assert resp.status_code == 201, resp.text
+        story(cloud, dep, client, vnfd_id, rx)
+
+
+def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
+    """Instantiate, heal and scale out, each meeting a full zone; the
+    scale out breaks anti-affinity (visible, alarmed), the scale in
+    restores it (cleared)."""
     resp = client.post(
         "/vnflcm/v2/vnf_instances",
         {
@@ -147,6 +194,16 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
     assert nova_zones(cloud, client, inst_id) == got
     added = occ["resourceChanges"]["affectedVnfcs"]
     assert {cloud.logical(a["zoneId"]) for a in added} == set(got.values())
+    assert not any(BROKEN in a["metadata"] for a in added)
+    # The grant link resolves (local NFVO); the client checks the Grant.
+    grant = client.get(
+        occ["_links"]["grant"]["href"][len(dep.url) :],
+        headers={"Version": "1.4.0"},
+    )
+    assert grant.status_code == 200, grant.text
+    assert {
+        r["resourceDefinitionId"] for r in grant.json()["addResources"]
+    } == {a["id"] for a in added}
     cloud.free_all()
 
     # Heal VDU2-1 with its zone (AZ-3) full: it moves to a zone without
@@ -190,8 +247,60 @@ def test_instantiate_heal_scale_out_through_the_api(cloud, nfvo, capacity):
     assert nova_zones(cloud, client, inst_id) == scaled
     cloud.free_all()
 
+    # The compromise is visible: VDU2-3 shares its zone with peers (every
+    # VNFC of the spec's VNF keeps apart from VDU2's).
+    now = vnfcs(client, inst_id)
+    peers = sorted(
+        now[n]["id"]
+        for n, z in scaled.items()
+        if z == scaled["VDU2-3"] and n != "VDU2-3"
+    )
+    assert peers
+    assert cloud.logical(now["VDU2-3"]["zoneId"]) == scaled["VDU2-3"]
+    warning = {
+        "zoneId": now["VDU2-3"]["zoneId"],
+        "peerVnfcIds": peers,
+        "rules": ["policy_antiaffinity_vdu2"],
+    }
+    (change,) = [
+        c
+        for c in occ["resourceChanges"]["affectedVnfcs"]
+        if c["id"] == now["VDU2-3"]["id"]
+    ]
+    assert change["changeType"] == "ADDED"
+    assert change["metadata"][BROKEN] == warning
+    assert now["VDU2-3"]["metadata"][BROKEN] == warning
+    marked = sorted(v["id"] for v in now.values() if BROKEN in v["metadata"])
+    assert marked == sorted([now["VDU2-3"]["id"], *peers])
+    (alarm,) = alarms(client, inst_id)
+    assert alarm["perceivedSeverity"] == "WARNING"
+    assert alarm["vnfcInstanceIds"] == marked
+    fault = alarm["rootCauseFaultyResource"]["faultyResource"]
+    assert (
+        fault["resourceId"] == now["VDU2-3"]["computeResource"]["resourceId"]
+    )
+    assert any(occ["id"] in d for d in alarm["faultDetails"])
+    (raised,) = notified(rx, "AlarmNotification", alarm["id"])
+    assert raised["alarm"]["vnfcInstanceIds"] == marked
+
+    # Scale in removes VDU2-2/VDU2-3: the rule holds again, cleared.
+    occ = run(
+        client,
+        inst_id,
+        "scale",
+        {"type": "SCALE_IN", "aspectId": "VDU2_scale"},
+    )
+    assert zones(cloud, client, inst_id) == healed
+    assert not any(
+        BROKEN in v["metadata"] for v in vnfcs(client, inst_id).values()
+    )
+    (cleared,) = alarms(client, inst_id)
+    assert cleared["id"] == alarm["id"]
+    assert cleared["perceivedSeverity"] == "CLEARED"
+    assert notified(rx, "AlarmClearedNotification", alarm["id"])
+
     occ = run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
-    assert len(occ["resourceChanges"]["affectedVnfcs"]) == 6
+    assert len(occ["resourceChanges"]["affectedVnfcs"]) == 4
     assert not list(
         cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
     )

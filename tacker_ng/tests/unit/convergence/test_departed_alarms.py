@@ -109,3 +109,35 @@ def test_open_keys_of_a_chunk(env):
     with db_api.reader() as s:
         assert alarms_db.open_keys(s, [iid]) == set()
         assert alarms_db.open_keys(s, []) == set()
+
+
+def test_an_alarm_the_observer_does_not_own_is_no_departed_vnfc(env):
+    """The conductor's zone anti-affinity alarm (a key with a colon)
+    names no VNFC: it never makes the observer converge the instance,
+    and converging leaves it open."""
+    from tacker_ng.lcm import anti_affinity_alarm
+
+    _, obs = env
+    iid = _cnf_instance()
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as s:
+            instance = vnf_lcm.get_instance(s, iid)
+            alarms_db.raise_open(
+                s,
+                instance,
+                anti_affinity_alarm.KEY,
+                faulty_resource={"resourceId": "web-a"},
+                severity="WARNING",
+                event_type="QOS_ALARM",
+                probable_cause="zone anti-affinity",
+                fault_type="ANTI_AFFINITY_BROKEN",
+                details=[],
+                vnfc_ids=["web-a", "web-b"],
+            )
+    with db_api.reader() as s:
+        instances = {iid: vnf_lcm.get_instance(s, iid)}
+        assert observer._with_departed_alarms(s, [iid], instances, True) == (
+            set()
+        )
+    obs.run_cycle()
+    assert {a["perceived_severity"] for a in _alarms()} == {"WARNING"}

@@ -44,6 +44,8 @@ class Project:
 
     def call(self, method: str, path: str, body=None, status=None):
         headers = {} if path.startswith("/vnfpkgm") else V
+        if path.startswith("/grant"):
+            headers = {"Version": "1.4.0"}
         kwargs = {"headers": headers, "expect_errors": True}
         if body is not None:
             resp = getattr(self.app, f"{method}_json")(path, body, **kwargs)
@@ -180,6 +182,14 @@ def test_b_can_neither_see_nor_use_what_a_owns(projects, tmp_path):
         return f"{OCCS}/{occ_id if x == 'THEIRS' else x}"
 
     _same_as_unknown(b, "get", occ_path)
+    # The local NFVO's grant of A's op occ.
+    grant_id = a.call("get", occ_path("THEIRS"), status=200).json["grantId"]
+    a.call("get", f"/grant/v1/grants/{grant_id}", status=200)
+    _same_as_unknown(
+        b,
+        "get",
+        lambda x: f"/grant/v1/grants/{grant_id if x == 'THEIRS' else x}",
+    )
     for task in ("retry", "rollback", "fail", "cancel"):
         _same_as_unknown(
             b, "post", lambda x, task=task: f"{occ_path(x)}/{task}", {}

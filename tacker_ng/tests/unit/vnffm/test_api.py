@@ -109,6 +109,27 @@ def test_alarm_list_filter_show_and_ack(api, instance):
     assert [a["id"] for a in acked] == [a1["id"]]
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json", "application/json-patch+json", "text/plain"],
+)
+def test_alarm_patch_needs_merge_patch(api, instance, content_type):
+    """SOL003 7.4.3.3.4: AlarmModifications is a JSON merge patch; any
+    other Content-Type is 415 and the alarm is left as it was."""
+    alarm = _alarm(instance, "c1")
+    headers = {**V, "Content-Type": content_type}
+    resp = api.patch(
+        f"/vnffm/v1/alarms/{alarm['id']}",
+        '{"ackState": "ACKNOWLEDGED"}',
+        headers=headers,
+        status=415,
+    )
+    assert resp.content_type == "application/problem+json"
+    assert resp.json["status"] == 415
+    shown = api.get(f"/vnffm/v1/alarms/{alarm['id']}", headers=V).json
+    assert shown["ackState"] == "UNACKNOWLEDGED"
+
+
 def test_fm_subscriptions(api, conf):
     conf.set_override("test_callback_uri", False, group="notification")
     body = {
