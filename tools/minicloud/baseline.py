@@ -241,7 +241,8 @@ def _ready_services(conn, topo: dict, logs: Path) -> None:
     _wait(
         "zones in os-availability-zone/detail",
         lambda: _zones_visible(conn, topo),
-        90,
+        # 18 computes (3 lanes) on 2 busy cores took over 90 s.
+        240,
     )
     _wait(
         "heat-engine",
