@@ -30,12 +30,11 @@ print(bool(json.load(sys.stdin).get("running")))' 2>/dev/null || echo False)
 (flock "$mc_home/fixture.lock" python3 "$MC" up --quiet \
     >"$mc_home/prestart.log" 2>&1 || true) &
 
-# All five side by side: the functional tests take most of the time and
-# mostly wait on services, so the checks and unit tests run beside them
-# (tox builds the package once; -o streams each one's output live).
+# Every part in one virtualenv (tox env "ci", tools/ci-parts.sh): the
+# functional tests take most of the time and mostly wait on services, so
+# the checks and unit tests run beside them at a lower CPU priority.
 rc=0
-"$TOOLS_VENV/bin/tox" run-parallel -p all -o \
-    -e pep8,mypy,docs,py3,functional || rc=$?
+"$TOOLS_VENV/bin/tox" -e ci || rc=$?
 wait
 if [[ $mc_was_up != True ]]; then
     python3 "$MC" down >/dev/null 2>&1 || true

@@ -39,7 +39,7 @@ def statuses(vnf: env.Vnf) -> list[str]:
 def rolled_back(cloud, vnf: env.Vnf) -> None:
     """Rollback of a failed instantiate deletes the stack."""
     vnf.rollback()
-    assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))
+    assert not cloud.live_stacks(vnf.stack_name)
 
 
 def test_non_capacity_error_fails_at_once(
@@ -207,4 +207,4 @@ def test_unknown_flavour_is_refused_before_any_stack(
         vnf.driver.instantiate(task)
     assert exc.value.status == 422
     assert "attempts" not in task.progress
-    assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))
+    assert not cloud.live_stacks(vnf.stack_name)

@@ -104,7 +104,7 @@ def test_instantiate_with_az1_and_az2_full(
         )
     finally:
         result = vnf.run(Op.TERMINATE, {})
-    assert not list(cloud.heat().stacks.list(filters={"name": vnf.stack_name}))
+    assert not cloud.live_stacks(vnf.stack_name)
     assert len(result.resource_changes["affectedVnfcs"]) == 4
 
 

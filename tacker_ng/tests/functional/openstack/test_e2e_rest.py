@@ -301,9 +301,7 @@ def story(cloud, dep, client, vnfd_id: str, rx: Receiver) -> None:
 
     occ = run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
     assert len(occ["resourceChanges"]["affectedVnfcs"]) == 4
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
 
 
 def test_non_capacity_failure_is_failed_temp_then_rolled_back(
@@ -339,8 +337,6 @@ def test_non_capacity_failure_is_failed_temp_then_rolled_back(
     assert resp.status_code == 202, resp.text
     occ = client.wait(occ_id, ("ROLLED_BACK", "FAILED_TEMP"), timeout=TIMEOUT)
     assert occ["operationState"] == "ROLLED_BACK", occ.get("error")
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
     inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
     assert inst["instantiationState"] == "NOT_INSTANTIATED"

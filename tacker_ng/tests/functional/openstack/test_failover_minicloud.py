@@ -93,7 +93,7 @@ def test_kill_during_stack_create_completes_with_one_stack(
     occ = client.wait(occ_id, ("COMPLETED", "FAILED_TEMP"), timeout=TIMEOUT)
     assert occ["operationState"] == "COMPLETED", occ.get("error")
 
-    stacks = list(cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"}))
+    stacks = cloud.live_stacks(f"vnf-{inst_id}")
     assert len(stacks) == 1
     inst = client.get(f"/vnflcm/v2/vnf_instances/{inst_id}").json()
     servers = {
@@ -103,9 +103,7 @@ def test_kill_during_stack_create_completes_with_one_stack(
     # Every server Nova gained is one of the VNF's VNFCs: none twice.
     assert _servers(cloud) - before == servers
     run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
 
 
 def _servers(cloud) -> set[str]:

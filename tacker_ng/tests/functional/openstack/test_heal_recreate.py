@@ -105,9 +105,7 @@ def vnf(cloud, nfvo):
     )
     yield inst_id
     _run(client, inst_id, "terminate", {"terminationType": "FORCEFUL"})
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
 
 
 def _until(what, check, timeout: float = 60):

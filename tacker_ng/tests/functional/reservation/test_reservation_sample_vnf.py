@@ -158,7 +158,5 @@ def test_lease_too_small_for_the_vnf_says_so(dep, nfvo):
     assert f"reservation {rid} cannot hold this operation's VNFCs" in detail
     assert "2 free instance slot(s)" in detail, detail
     assert "3 new VNFC(s)" in detail, detail
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
     _delete_lease(dep, lease["id"])

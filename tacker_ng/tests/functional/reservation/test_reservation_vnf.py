@@ -159,6 +159,4 @@ def test_unknown_reservation_fails_before_any_stack(dep, nfvo):
     assert occ["operationState"] == "FAILED_TEMP"
     assert occ["error"]["status"] == 404
     assert "no-such-rsv" in occ["error"]["detail"]
-    assert not list(
-        cloud.heat().stacks.list(filters={"name": f"vnf-{inst_id}"})
-    )
+    assert not cloud.live_stacks(f"vnf-{inst_id}")
