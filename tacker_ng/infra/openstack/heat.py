@@ -75,18 +75,55 @@ class Heat:
         params: dict[str, Any],
     ) -> str:
         """Create a stack (rollback off: failed resources stay for the
-        events and for the next update); returns its id."""
-        body = self._call(
-            "stack create",
-            self.client.stacks.create,
-            stack_name=name,
-            template=template,
-            files=files,
-            parameters=params,
-            disable_rollback=True,
-            timeout_mins=self._timeout_mins(),
+        events and for the next update); returns its id.
+
+        A stack of that name that Heat is still deleting (or has deleted
+        but not yet released the name of: Heat writes DELETE_COMPLETE a
+        moment before it frees the row) is waited for, then the create is
+        sent again; a live stack of that name is a conflict (VimError)."""
+        deadline = time.monotonic() + self.conf.openstack.stack_timeout
+        interval = self.conf.openstack.stack_poll_interval
+        while True:
+            try:
+                body = self.client.stacks.create(
+                    stack_name=name,
+                    template=template,
+                    files=files,
+                    parameters=params,
+                    disable_rollback=True,
+                    timeout_mins=self._timeout_mins(),
+                )
+                return body["stack"]["id"]
+            except heat_exc.HTTPConflict as exc:
+                if not self._name_being_released(name):
+                    raise errors.VimError(
+                        reason=f"Heat stack create: {exc}"
+                    ) from exc
+                if time.monotonic() > deadline:
+                    raise errors.StackTimeout(
+                        stack=name,
+                        status="DELETE_COMPLETE (name not released)",
+                        timeout=self.conf.openstack.stack_timeout,
+                    ) from exc
+                LOG.info(
+                    "Stack %s: the deleted stack of that name is not "
+                    "released yet; creating again in %.1fs",
+                    name,
+                    interval,
+                )
+                interval = self._pause(interval)
+            except heat_exc.HTTPException as exc:
+                raise errors.VimError(
+                    reason=f"Heat stack create: {exc}"
+                ) from exc
+
+    def _name_being_released(self, name: str) -> bool:
+        """Whether the stack named ``name`` is gone or going."""
+        stack = self.find(name)
+        return stack is None or stack["stack_status"] in (
+            "DELETE_COMPLETE",
+            "DELETE_IN_PROGRESS",
         )
-        return body["stack"]["id"]
 
     def update(
         self,
