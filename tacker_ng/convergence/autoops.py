@@ -98,7 +98,9 @@ class AutoOps:
                     session, instance["current_op_occ_id"]
                 )
             except vnf_lcm.OpOccNotFound:
-                occ = None
+                # Not ours to judge (being written, or a stale pointer):
+                # leave the instance alone, as for a running op.
+                return Held.RUNNING
             st = observed_db.autoheal_state(session, instance["id"])
         held = judge_current(occ)
         if held is Held.SETTLE:

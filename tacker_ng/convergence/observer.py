@@ -298,8 +298,7 @@ class Observer:
             observations = by_instance.get(iid, [])
             drifted = [o for o in observations if o.drift]
             report.drifted += len(drifted)
-            # held: the VNFM ends its failed automatic heal, drift or not
-            held = instances[iid]["current_op_occ_id"]
+            held = instances[iid]["current_op_occ_id"]  # (see autoops)
             if not drifted and iid not in changed and not held:
                 continue
             out = self.converger.converge(
@@ -362,8 +361,8 @@ def _with_departed_alarms(
     of a VNFC would clear: its VNFC is no longer desired (a heal or an
     adoption gave it a new pod, hence a new VNFC id - possibly while an
     observation saw the new pods before the heal recorded them, so no
-    drift ever changed), the stack's alarm once Heat was heard, the
-    automatic-heal alarm always (it clears once the instance converged)."""
+    drift ever changed), the stack's alarm once Heat was heard, or the
+    automatic-heal alarm."""
     out = set()
     wanted: dict[str, set[str]] = {}
     for iid, key in alarms_db.open_keys(session, chunk):
