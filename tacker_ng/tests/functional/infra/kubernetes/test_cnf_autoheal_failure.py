@@ -129,7 +129,8 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
         )
         assert sorted(alarm["vnfcInstanceIds"]) == on_node
         assert first["id"] in alarm["probableCause"]
-        assert "nschedulable" in alarm["probableCause"]
+        assert "cannot be scheduled" in alarm["probableCause"]
+        assert "cause: Pod Unschedulable: " in "\n".join(alarm["faultDetails"])
         assert "attempt 1 of 2" in alarm["faultDetails"]
         assert alarm["eventType"] == "PROCESSING_ERROR_ALARM"
 
