@@ -15,7 +15,9 @@ from tacker_ng.convergence import autoheal_rules as rules
 from tacker_ng.convergence import converge, observer
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_convergence as cm
+from tacker_ng.db import notifications as outbox
 from tacker_ng.db import observed as observed_db
+from tacker_ng.db import subscriptions as subscriptions_db
 from tacker_ng.db import vnf_lcm
 from tacker_ng.db.types import utcnow
 from tacker_ng.tests.unit.convergence.test_observer import (
@@ -193,8 +195,34 @@ def _backoff_over(iid):
             )
 
 
+def _subscribe() -> tuple[str, str]:
+    """(LCM, FM) subscriptions to every notification."""
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as s:
+            lcm_sub = subscriptions_db.LCM.insert(
+                s, {"callback_uri": "http://nfvo/lcm", "fingerprint": "l"}
+            )
+            fm_sub = subscriptions_db.FM.insert(
+                s, {"callback_uri": "http://nfvo/fm", "fingerprint": "f"}
+            )
+    return lcm_sub, fm_sub
+
+
+def _sent(sub_id) -> list[dict]:
+    with db_api.reader() as s:
+        return [
+            r["payload"]
+            for r in s.execute(
+                sa.select(outbox.OUTBOX)
+                .where(outbox.OUTBOX.c.subscription_id == sub_id)
+                .order_by(outbox.OUTBOX.c.id)
+            ).mappings()
+        ]
+
+
 def test_failed_autoheal_is_failed_counted_alarmed_retried_given_up(env):
     vim, casts, _rb, obs = env
+    lcm_sub, fm_sub = _subscribe()
     iid = _instance(autoheal=True, vnfcs=2)
     vim.status = {"s0": "ACTIVE", "s1": "ERROR"}
     (first,) = obs.run_cycle()["heals"]
@@ -214,6 +242,12 @@ def test_failed_autoheal_is_failed_counted_alarmed_retried_given_up(env):
     assert "No valid host was found." in auto["probable_cause"]
     assert "attempt 1 of 3" in auto["fault_details"]
     assert "c1" in alarms  # the drift itself is alarmed while backing off
+    # notified as an NFVO's fail would be, and the alarm to FM subscribers
+    occ_notes = [n for n in _sent(lcm_sub) if n.get("vnfLcmOpOccId") == first]
+    assert occ_notes[-1]["operationState"] == "FAILED"
+    assert occ_notes[-1]["isAutomaticInvocation"] is True
+    raised = [n["alarm"]["id"] for n in _sent(fm_sub) if "alarm" in n]
+    assert auto["id"] in raised
     st = _state(iid)
     assert st["autoheal_failures"] == 1
     assert st["last_autoheal_op_occ_id"] is None
@@ -232,6 +266,12 @@ def test_failed_autoheal_is_failed_counted_alarmed_retried_given_up(env):
         assert again["id"] == auto["id"]  # updated, not a second alarm
         assert f"attempt {n} of 3" in again["fault_details"]
         assert occ in again["probable_cause"]
+        updates = [
+            n
+            for n in _sent(fm_sub)
+            if n.get("alarm", {}).get("id") == auto["id"]
+        ]
+        assert len(updates) == n  # an AlarmNotification per failure
     assert again["fault_details"][-1].startswith("attempts exhausted")
     st = _state(iid)
     assert st["autoheal_failures"] == 3
