@@ -372,3 +372,17 @@ def test_instance_held_by_running_op_is_left_alone(env):
     vim.status = {"s0": "ERROR"}
     report = obs.run_cycle()
     assert report["alarms_raised"] == 0 and _open_alarms(iid) == {}
+
+
+def test_old_option_name_still_read(tmp_path):
+    from oslo_config import cfg
+
+    from tacker_ng.conf import convergence as conf_convergence
+
+    path = tmp_path / "old.conf"
+    path.write_text("[convergence]\nautoheal_max_failures = 5\n")
+    conf = cfg.ConfigOpts()
+    conf_convergence.register_opts(conf)
+    conf(["--config-file", str(path)], project="tacker-ng-test")
+    assert conf.convergence.auto_heal_attempts == 5
+    assert conf.convergence.auto_heal_failed_action == "fail"
