@@ -11,6 +11,9 @@ in 2 zones, so a VDU2 pod whose node goes NotReady has nowhere to go:
   the VNFCs and the cause; the next attempt waits the back-off; after
   ``auto_heal_attempts`` no attempt; capacity back (node Ready) -> the
   instance converges and the alarm is cleared;
+* ``auto_heal_failed_action = rollback``: the VNFM rolls its failed
+  automatic heal back through a conductor (ROLLED_BACK), the alarm says
+  so, the instance is free;
 * autoheal off: an instance held by a manual heal in FAILED_TEMP still
   gets HOST_DOWN alarms for the VNFCs of a node that goes NotReady
   (and their clearing), and the VNFM leaves the NFVO's op alone.
@@ -18,6 +21,7 @@ in 2 zones, so a VDU2 pod whose node goes NotReady has nowhere to go:
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import time
 
@@ -39,12 +43,10 @@ ATTEMPTS = 2
 TWO_ZONES = ("--nodes", "2", "--label", "kubernetes.io/zone=host-a,host-b")
 
 
-@pytest.fixture(scope="module", params=["mariadb", "postgresql"])
-def nfvo_autoops(request, tmp_path_factory):
-    """(deployment, client, vnfdId): fast observer, short back-off."""
-    tmp = tmp_path_factory.mktemp(f"cnf-autoops-{request.param}")
+@contextlib.contextmanager
+def _nfvo(backend: str, tmp, **convergence):
     with (
-        services.scratch_database(request.param) as sql_url,
+        services.scratch_database(backend) as sql_url,
         deployment.deploy(
             tmp,
             sql_url,
@@ -57,6 +59,7 @@ def nfvo_autoops(request, tmp_path_factory):
                     "auto_heal_backoff_base": BACKOFF,
                     "auto_heal_backoff_max": BACKOFF,
                     "autoheal_backoff": 3600,
+                    **convergence,
                 },
             },
         ) as dep,
@@ -66,6 +69,22 @@ def nfvo_autoops(request, tmp_path_factory):
         )
         assert pkg["onboardingState"] == "ONBOARDED", pkg
         yield dep, dep.client(), pkg["vnfdId"]
+
+
+@pytest.fixture(scope="module", params=["mariadb", "postgresql"])
+def nfvo_autoops(request, tmp_path_factory):
+    """(deployment, client, vnfdId): fast observer, short back-off."""
+    tmp = tmp_path_factory.mktemp(f"cnf-autoops-{request.param}")
+    with _nfvo(request.param, tmp) as got:
+        yield got
+
+
+@pytest.fixture(params=["mariadb", "postgresql"])
+def nfvo_rollback(request, tmp_path_factory):
+    """As :func:`nfvo_autoops`, auto_heal_failed_action = rollback."""
+    tmp = tmp_path_factory.mktemp(f"cnf-autoops-rb-{request.param}")
+    with _nfvo(request.param, tmp, auto_heal_failed_action="rollback") as got:
+        yield got
 
 
 def _time(stamp: str) -> datetime.datetime:
@@ -222,4 +241,40 @@ def test_instance_held_by_failed_temp_op_gets_host_down_alarms(
         sim.control.node_ready(node_b)
     resp = client.post(f"/vnflcm/v2/vnf_lcm_op_occs/{manual['id']}/fail")
     assert resp.status_code == 200, resp.text
+    vnf.run("terminate", {"terminationType": "FORCEFUL"})
+
+
+def test_failed_autoheal_rolled_back_by_vnfm(nfvo_rollback, simk8s_factory):
+    dep, client, vnfd_id = nfvo_rollback
+    sim = simk8s_factory(*TWO_ZONES)
+    vnf = cnf.Cnf(client, vnfd_id, sim)
+    vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
+    assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
+    node = _by_vdu(vnf)["VDU2"][0]["metadata"]["nodeName"]
+    sim.control.node_not_ready(node)
+    try:
+        (first,) = _until(
+            "an automatic heal", lambda: _automatic(client, vnf), 15
+        )
+        # FAILED_TEMP, rolled back by the VNFM (cast to the conductor)
+        occ = vnf.wait(first["id"], ("FAILED", "COMPLETED", "ROLLED_BACK"))
+        assert occ["operationState"] == "ROLLED_BACK", occ
+        alarm = _until(
+            "the automatic-heal alarm",
+            lambda: _autoheal_alarm(client, vnf),
+            10,
+        )
+        assert first["id"] in alarm["probableCause"]
+        assert any(
+            "rolled back by the VNFM" in d for d in alarm["faultDetails"]
+        )
+        # the instance is free
+        assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
+    finally:
+        sim.control.node_ready(node)
+    _until(
+        "the automatic-heal alarm cleared",
+        lambda: _autoheal_alarm(client, vnf) is None,
+        60,
+    )
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
