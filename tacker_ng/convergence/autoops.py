@@ -104,7 +104,11 @@ class AutoOps:
             st = observed_db.autoheal_state(session, instance["id"])
         held = judge_current(occ)
         if held is Held.SETTLE:
-            counted = st is None or st["last_autoheal_op_occ_id"] != occ["id"]
+            # Counted already: the VNFM rolled it back and the rollback
+            # failed (the pointer is cleared when a failure is counted).
+            counted = (
+                st is not None and st["last_autoheal_op_occ_id"] != occ["id"]
+            )
             return self._settle(instance, occ, counted)
         if held is Held.FAILED_TEMP:
             LOG.debug(
