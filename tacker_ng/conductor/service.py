@@ -84,6 +84,9 @@ class ConductorService:
                 self.conf,
                 self.host,
                 lambda ctx, occ_id: rpcapi.get_api().run_lcm_op(ctx, occ_id),
+                lambda ctx, occ_id: rpcapi.get_api().rollback_lcm_op(
+                    ctx, occ_id
+                ),
             ),
         ]
 

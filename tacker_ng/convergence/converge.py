@@ -2,13 +2,19 @@
 
 Per VNF instance, after an observation:
 
-* an instance held by an operation is left alone (never fight an op; its
-  own result decides what the instance becomes);
+* the operation holding the instance decides first (:mod:`.autoops`): an
+  operation in flux (STARTING, PROCESSING, ROLLING_BACK) leaves the
+  instance alone - its desired state is changing, its own result decides
+  what the instance becomes; the VNFM's own automatic heal in
+  FAILED_TEMP is failed (or rolled back) by the VNFM, so an automatic
+  operation never holds an instance; any other operation in FAILED_TEMP
+  still lets the instance be observed and its VNFCs alarmed, but no
+  automatic operation starts;
 * with ``isAutohealEnabled`` a HEAL op occ is opened for the drifted VNFCs
   only (``isAutomaticInvocation`` true) and cast to the conductors like any
-  other op; after ``autoheal_max_failures`` failed heals in a row the
-  observer backs off for ``autoheal_backoff`` seconds, logs it and raises
-  alarms instead;
+  other op, unless failed automatic heals make it back off
+  (:mod:`.autoops`: exponential delay, ``auto_heal_attempts``, one
+  ``autoheal:failed`` alarm); while it backs off the drift is alarmed;
 * otherwise each drifted VNFC gets one open alarm (AlarmNotification),
   and an alarm whose VNFC converged again is cleared
   (AlarmClearedNotification);
@@ -24,30 +30,22 @@ Per VNF instance, after an observation:
 """
 
 import dataclasses
-import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tacker_ng.convergence import autoops
 from tacker_ng.convergence import desired as desired_mod
 from tacker_ng.convergence.drift import ALARM_OF, Observation, StackState
 from tacker_ng.db import alarms as alarms_db
 from tacker_ng.db import api as db_api
 from tacker_ng.db import observed as observed_db
 from tacker_ng.db import vnf_lcm
-from tacker_ng.db.types import utcnow
-from tacker_ng.lcm import starting
-from tacker_ng.lcm import transitions as state
 from tacker_ng.nfvo import fm_notify
-from tacker_ng.objects import lcm
 
 LOG = logging.getLogger(__name__)
-
-#: Final states of an automatic heal that count as a failure.
-_FAILED = {"FAILED", "FAILED_TEMP", "ROLLED_BACK"}
 
 #: Casts an op occ id to the conductors (``ConductorAPI.run_lcm_op``).
 Cast = Callable[[Any, str], None]
@@ -56,6 +54,8 @@ Cast = Callable[[Any, str], None]
 #: pod or server id holds no colon).
 STACK_KEY = "heat:stack"
 STACK_FAULT = "STACK_FAILED"
+#: Key of a VNF's automatic-heal alarm (:mod:`.autoops`).
+AUTOHEAL_KEY = autoops.AUTOHEAL_KEY
 
 
 @dataclasses.dataclass
@@ -67,6 +67,8 @@ class Outcome:
     cleared: list[str] = dataclasses.field(default_factory=list)
     skipped_busy: bool = False
     backing_off: bool = False
+    #: Held by an op in FAILED_TEMP: alarmed, no automatic operation.
+    held_failed: bool = False
 
 
 def _faulty_resource(obs: Observation) -> dict[str, Any]:
@@ -97,11 +99,16 @@ class Converger:
     """Turns observations of one instance into a heal or alarms."""
 
     def __init__(
-        self, context: Any, cast: Cast, conf: cfg.ConfigOpts = cfg.CONF
+        self,
+        context: Any,
+        cast: Cast,
+        conf: cfg.ConfigOpts = cfg.CONF,
+        rollback_cast: Cast | None = None,
     ) -> None:
         self.context = context
         self.cast = cast
         self.conf = conf
+        self.autoops = autoops.AutoOps(context, cast, rollback_cast, conf)
 
     def converge(
         self,
@@ -114,17 +121,27 @@ class Converger:
         the VIM's stacks were listed, so ``failed_stack`` None means the
         stack is not FAILED (its alarm, if any, is cleared)."""
         out = Outcome()
-        if instance["current_op_occ_id"]:
+        held = self.autoops.current(instance)
+        if held is autoops.Held.RUNNING:
             out.skipped_busy = True
             return out
+        out.held_failed = held is autoops.Held.FAILED_TEMP
         drifted = {o.desired.vnfc_id: o for o in observations if o.drift}
         alarm_mode = True
-        if desired_mod.autoheal_enabled(instance):
-            if drifted:
-                healed = self._autoheal(instance, sorted(drifted), out)
-                alarm_mode = not healed
-            else:
+        if held is autoops.Held.FREE:
+            self.autoops.account_ended(instance)
+            if not drifted:
+                self.autoops.converged(instance)
+            if desired_mod.autoheal_enabled(instance):
                 alarm_mode = False
+                if drifted:
+                    occ_id, healing = self.autoops.heal(
+                        instance, sorted(drifted)
+                    )
+                    out.heal_op_occ_id = occ_id
+                    out.skipped_busy = healing and occ_id is None
+                    out.backing_off = not healing
+                    alarm_mode = not healing
         stack = (stack_known, failed_stack)
         self._reconcile_alarms(
             instance,
@@ -156,102 +173,6 @@ class Converger:
                     fm_notify.alarm_cleared(session, done, instance)
                     cleared += 1
         return cleared
-
-    # -- auto-heal ------------------------------------------------------
-
-    def _failures(self, session, instance_id: str) -> tuple[int, Any]:
-        """Failed automatic heals in a row, counting the last one."""
-        st = observed_db.autoheal_state(session, instance_id)
-        if st is None:
-            return 0, None
-        failures = st["autoheal_failures"]
-        last = st["last_autoheal_op_occ_id"]
-        if last:
-            try:
-                occ = vnf_lcm.get_op_occ(session, last)
-            except vnf_lcm.OpOccNotFound:
-                occ = None
-            if occ is not None and occ["operation_state"] == "COMPLETED":
-                failures = 0
-            elif occ is None or occ["operation_state"] in _FAILED:
-                failures += 1
-        return failures, st["backoff_until"]
-
-    def _autoheal(
-        self, instance: Mapping[str, Any], vnfc_ids: list[str], out: Outcome
-    ) -> bool:
-        """Open and cast a HEAL; False when backing off (alarm instead)."""
-        limit = self.conf.convergence.autoheal_max_failures
-        now = utcnow()
-        occ = None
-        for attempt in db_api.retrying():
-            with attempt, db_api.writer(self.context) as session:
-                failures, backoff_until = self._failures(
-                    session, instance["id"]
-                )
-                if failures >= limit:
-                    if backoff_until is None:
-                        backoff_until = now + datetime.timedelta(
-                            seconds=self.conf.convergence.autoheal_backoff
-                        )
-                        LOG.warning(
-                            "VNF instance %s: %d automatic heals failed in a "
-                            "row; no automatic heal before %s, raising "
-                            "alarms instead",
-                            instance["id"],
-                            failures,
-                            backoff_until.isoformat(),
-                        )
-                    if backoff_until > now:
-                        observed_db.set_autoheal_state(
-                            session,
-                            instance["id"],
-                            failures,
-                            None,
-                            backoff_until,
-                        )
-                        out.backing_off = True
-                        return False
-                    failures = 0
-                try:
-                    occ = starting.open_op_occ(
-                        session,
-                        instance["id"],
-                        lcm.Operation.HEAL,
-                        {
-                            "vnfcInstanceId": vnfc_ids,
-                            "cause": "convergence: VNFC drift observed",
-                        },
-                        is_automatic=True,
-                    )
-                except vnf_lcm.OperationConflict:
-                    out.skipped_busy = True
-                    return True
-                observed_db.set_autoheal_state(
-                    session, instance["id"], failures, occ["id"], None
-                )
-        LOG.info(
-            "VNF instance %s: automatic heal %s of %s",
-            instance["id"],
-            occ["id"],
-            ", ".join(vnfc_ids),
-        )
-        out.heal_op_occ_id = occ["id"]
-        try:
-            self.cast(self.context, occ["id"])
-        except messaging.MessagingException as exc:
-            LOG.error("Cast of automatic heal %s failed: %s", occ["id"], exc)
-            state.move(
-                self.context,
-                occ["id"],
-                lcm.OperationState.FAILED_TEMP,
-                {lcm.OperationState.STARTING},
-                error={
-                    "status": 503,
-                    "detail": "No conductor could be reached.",
-                },
-            )
-        return True
 
     # -- alarms ---------------------------------------------------------
 

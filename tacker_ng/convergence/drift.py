@@ -5,7 +5,9 @@ or SHUTOFF while ACTIVE is desired, a pod is not Ready, or it runs on a
 compute host Nova reports down (a node Kubernetes reports NotReady).
 Transitional states (BUILD, REBOOT, MIGRATING, a pod Pending or
 terminating ...) are not drift: an operation, ours or an operator's, is
-moving the resource and judging it now would fight that change.
+moving the resource and judging it now would fight that change. A
+Pending pod the scheduler marked Unschedulable is not on its way: it is
+NOT_READY drift (the replacement pod a failed heal leaves behind).
 
 A pod of a Deployment (or ReplicaSet) deleted behind our back is
 replaced by its ReplicaSet under a NEW name. That is the cluster
@@ -36,6 +38,9 @@ _FAULT_STATUSES = {
     "ERROR": DriftKind.ERROR,
     "SHUTOFF": DriftKind.SHUTOFF,
     "NOT_READY": DriftKind.NOT_READY,
+    # A Pending pod the scheduler cannot place (e.g. the replacement a
+    # failed heal left): never Ready unless capacity comes back.
+    "UNSCHEDULABLE": DriftKind.NOT_READY,
 }
 
 #: Workload kinds whose controller replaces a pod under a new name.

@@ -8,9 +8,11 @@ the nodes' Ready condition and zone: never one call per pod or per VNF.
 A pod is mapped onto an :class:`~.drift.ObservedServer` keyed
 ``namespace/name``: status ``ACTIVE`` when its Ready condition is True,
 ``NOT_READY`` when it runs but is not Ready, ``ERROR`` when its phase is
-Failed (or Succeeded: a workload's pod that exited), ``BUILD`` while
-Pending and ``TERMINATING`` once deleted (both transitional); ``host`` is
-its node, ``owner`` the workload controlling it.
+Failed (or Succeeded: a workload's pod that exited), ``UNSCHEDULABLE``
+when Pending with no node the scheduler could place it on (drift),
+``BUILD`` while otherwise Pending and ``TERMINATING`` once deleted (both
+transitional); ``host`` is its node, ``owner`` the workload controlling
+it.
 """
 
 import json
@@ -24,7 +26,7 @@ from oslo_config import cfg
 
 from tacker_ng.convergence.drift import ObservedServer
 from tacker_ng.convergence.nova import VimListing
-from tacker_ng.infra.kubernetes import connection
+from tacker_ng.infra.kubernetes import connection, readiness
 from tacker_ng.infra.kubernetes import errors as k8s_errors
 from tacker_ng.infra.kubernetes.info import ZONE_LABEL
 from tacker_ng.infra.openstack import errors
@@ -70,7 +72,8 @@ def pod_status(pod: dict[str, Any]) -> str:
     if _ready(pod):
         return "ACTIVE"
     if phase == "Pending" or phase is None:
-        return "BUILD"
+        # The scheduler found no node for it: not on its way, a fault.
+        return "UNSCHEDULABLE" if readiness.unschedulable(pod) else "BUILD"
     return "NOT_READY"
 
 

@@ -298,7 +298,8 @@ class Observer:
             observations = by_instance.get(iid, [])
             drifted = [o for o in observations if o.drift]
             report.drifted += len(drifted)
-            if not drifted and iid not in changed:
+            held = instances[iid]["current_op_occ_id"]  # (see autoops)
+            if not drifted and iid not in changed and not held:
                 continue
             out = self.converger.converge(
                 instances[iid],
@@ -360,12 +361,13 @@ def _with_departed_alarms(
     of a VNFC would clear: its VNFC is no longer desired (a heal or an
     adoption gave it a new pod, hence a new VNFC id - possibly while an
     observation saw the new pods before the heal recorded them, so no
-    drift ever changed), or the stack's alarm once Heat was heard."""
+    drift ever changed), the stack's alarm once Heat was heard, or the
+    automatic-heal alarm."""
     out = set()
     wanted: dict[str, set[str]] = {}
     for iid, key in alarms_db.open_keys(session, chunk):
-        if key == converge.STACK_KEY:
-            if stacks_known:
+        if key in (converge.STACK_KEY, converge.AUTOHEAL_KEY):
+            if stacks_known or key == converge.AUTOHEAL_KEY:
                 out.add(iid)
             continue
         if ":" in key:

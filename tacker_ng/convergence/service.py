@@ -40,8 +40,11 @@ def make_observer(
     cast: Callable[[Any, str], None],
     conf: cfg.ConfigOpts = cfg.CONF,
     lister: observer.Lister = observer.nova_lister,
+    rollback_cast: Callable[[Any, str], None] | None = None,
 ) -> observer.Observer:
-    converger = converge.Converger(tcontext.get_admin_context(), cast, conf)
+    converger = converge.Converger(
+        tcontext.get_admin_context(), cast, conf, rollback_cast
+    )
     return observer.Observer(
         host, converger, lambda: live_conductors(conf), lister, conf
     )
@@ -61,11 +64,13 @@ def periodic_jobs(
     conf: cfg.ConfigOpts,
     host: str,
     cast: Callable[[Any, str], None],
+    rollback_cast: Callable[[Any, str], None] | None = None,
 ) -> list[periodic.PeriodicJob]:
-    """The observer's jobs (none when ``[convergence] enabled`` is off)."""
+    """The observer's jobs (none when ``[convergence] enabled`` is off);
+    ``cast`` runs an op occ, ``rollback_cast`` rolls one back."""
     if not conf.convergence.enabled:
         return []
-    obs = make_observer(host, cast, conf)
+    obs = make_observer(host, cast, conf, rollback_cast=rollback_cast)
     return [
         periodic.PeriodicJob(
             "convergence_observe",

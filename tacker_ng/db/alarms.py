@@ -238,10 +238,14 @@ def change_open(
     faulty_resource: dict[str, Any],
     details: list[str],
     vnfc_ids: list[str],
+    probable_cause: str | None = None,
 ) -> Mapping[str, Any] | None:
     """Update what an open alarm names (its fault goes on, on other
-    VNFCs); None when it was cleared meanwhile."""
+    VNFCs, or of another cause); None when it was cleared meanwhile."""
     now = utcnow()
+    cause = (
+        {} if probable_cause is None else {"probable_cause": probable_cause}
+    )
     done = session.execute(
         sa.update(ALARMS)
         .where(ALARMS.c.id == alarm_id, ALARMS.c.open_key.is_not(None))
@@ -252,6 +256,7 @@ def change_open(
                 "faultyResourceType": "COMPUTE",
             },
             fault_details=details,
+            **cause,
             event_time=now,
             alarm_changed_time=now,
             updated_at=now,

@@ -31,15 +31,21 @@ def move(
     op_occ_id: str,
     to_state: lcm.OperationState,
     from_states: set[lcm.OperationState] | None = None,
+    also: Callable[[Any, Mapping[str, Any]], None] | None = None,
     **changes: Any,
 ) -> bool:
-    """Non-final transition (PROCESSING, ROLLING_BACK, FAILED_TEMP)."""
+    """Non-final transition (PROCESSING, ROLLING_BACK, FAILED_TEMP);
+    ``also(session, occ)`` runs in the same transaction (as in
+    :func:`finish`)."""
     for attempt in db_api.retrying():
         with attempt, db_api.writer(context) as session:
+            occ = vnf_lcm.get_op_occ(session, op_occ_id) if also else None
             if not vnf_lcm.transition(
                 session, op_occ_id, to_state, from_states, **changes
             ):
                 return False
+            if also is not None:
+                also(session, occ)
             _notify(session, op_occ_id)
     LOG.info("Op occ %s is %s", op_occ_id, to_state)
     return True

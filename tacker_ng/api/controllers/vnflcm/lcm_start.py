@@ -18,6 +18,7 @@ from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vnf_lcm, vnf_snapshots
 from tacker_ng.infra import base, registry
+from tacker_ng.lcm import rollback as lcm_rollback
 from tacker_ng.lcm import transitions as state
 from tacker_ng.nfvo import grant_request, notify
 from tacker_ng.objects import lcm, state_machine, views, vim_refs, vnfc_info
@@ -63,14 +64,11 @@ def check_rollback_supported(instance, operation: lcm.Operation) -> None:
     """409 when the infra driver of the instance's VIM cannot roll
     ``operation`` back (e.g. terminate): said before the op occ leaves
     FAILED_TEMP, so retry and fail remain open to the NFVO."""
-    for vim in vim_refs.runs_on(instance["vim_connection_info"]).values():
-        if not vim or not registry.has_driver(vim.get("vimType", "")):
-            continue
-        driver = registry.get_driver(vim["vimType"])
-        if not driver.supports_rollback(operation):
-            raise base.RollbackNotSupported(
-                driver=driver.name, operation=operation
-            )
+    driver = lcm_rollback.driver_refusing(instance, operation)
+    if driver is not None:
+        raise base.RollbackNotSupported(
+            driver=driver.name, operation=operation
+        )
 
 
 _SNAPSHOT_OPS = frozenset(

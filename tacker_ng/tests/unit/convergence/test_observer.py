@@ -220,7 +220,8 @@ def _end(occ_id, iid, state):
 
 
 def test_autoheal_backs_off_after_failures_and_alarms(env, conf):
-    conf.set_override("autoheal_max_failures", 2, group="convergence")
+    conf.set_override("auto_heal_attempts", 2, group="convergence")
+    conf.set_override("auto_heal_backoff_base", 0, group="convergence")
     vim, casts, obs, sub_id = env
     iid = _instance(autoheal=True, vnfcs=1)
     vim.status = {"s0": "ERROR"}
@@ -237,7 +238,8 @@ def test_autoheal_backs_off_after_failures_and_alarms(env, conf):
 
 
 def test_completed_heal_resets_failures(env, conf):
-    conf.set_override("autoheal_max_failures", 2, group="convergence")
+    conf.set_override("auto_heal_attempts", 2, group="convergence")
+    conf.set_override("auto_heal_backoff_base", 0, group="convergence")
     vim, casts, obs, _sub = env
     iid = _instance(autoheal=True, vnfcs=1)
     vim.status = {"s0": "ERROR"}

@@ -43,6 +43,22 @@ def test_pod_status(pod, status):
     assert kubernetes.pod_status(pod) == status
 
 
+def test_unschedulable_pending_pod_is_not_ready_drift():
+    pod = _pod("a", phase="Pending", ready="False")
+    pod["status"]["conditions"].append(
+        {
+            "type": "PodScheduled",
+            "status": "False",
+            "reason": "Unschedulable",
+            "message": "0/2 nodes are available",
+        }
+    )
+    assert kubernetes.pod_status(pod) == "UNSCHEDULABLE"
+    seen = kubernetes.observed_pod(pod, {})
+    (obs,) = judge_all([_desired("a")], {"ns1/a": seen}, {"node-1": True})
+    assert obs.drift == DriftKind.NOT_READY
+
+
 def test_owner_of():
     rs = _pod("web-5d8f-abcde", owner=("ReplicaSet", "web-5d8f"))
     assert kubernetes.owner_of(rs) == "Deployment/web"

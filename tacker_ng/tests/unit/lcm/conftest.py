@@ -9,6 +9,7 @@ import time
 
 import pytest
 import webtest
+from stevedore.extension import ExtensionManager
 
 from tacker_ng import context as tcontext
 from tacker_ng import crypto
@@ -35,10 +36,21 @@ FAKE_VIM = {
 def test_drivers(tmp_path_factory):
     path = str(plugin.write(tmp_path_factory.mktemp("plugins")))
     sys.path.insert(0, path)
-    registry.get_driver.cache_clear()
-    mgmt_base.get_driver.cache_clear()
+    _forget_drivers()
     yield
     sys.path.remove(path)
+    _forget_drivers()
+
+
+def _forget_drivers() -> None:
+    """Drivers are looked up again: ours and stevedore's caches (stevedore
+    keeps a namespace's entry points per process, whatever sys.path says,
+    so a test that looked a driver up earlier in this worker would hide
+    the test drivers)."""
+    registry.get_driver.cache_clear()
+    mgmt_base.get_driver.cache_clear()
+    for namespace in (registry.NAMESPACE, mgmt_base.NAMESPACE):
+        ExtensionManager.ENTRY_POINT_CACHE.pop(namespace, None)
 
 
 @pytest.fixture

@@ -1,0 +1,118 @@
+"""Pure rules of the VNFM's automatic heals (see :mod:`.autoops`): what
+the op occ holding an instance allows, the back-off schedule, attempt
+counting and the words of the automatic-heal alarm. No I/O.
+"""
+
+import dataclasses
+import datetime
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_config import cfg
+
+from tacker_ng.objects import lcm
+
+S = lcm.OperationState
+
+#: Key of the instance's automatic-heal alarm (a colon: no VNFC's).
+AUTOHEAL_KEY = "autoheal:failed"
+AUTOHEAL_FAULT = "AUTO_HEAL_FAILED"
+FINAL = {S.COMPLETED, S.FAILED, S.ROLLED_BACK}
+
+
+class Held(enum.Enum):
+    """What the instance's current operation allows."""
+
+    FREE = "free"  # no operation: automatic operations may start
+    RUNNING = "running"  # in flux: leave the instance alone
+    FAILED_TEMP = "failed_temp"  # observe and alarm, start nothing
+    SETTLE = "settle"  # our own automatic heal in FAILED_TEMP: end it
+
+
+def judge_current(occ: Mapping[str, Any] | None) -> Held:
+    """What the op occ that holds an instance (None: none) allows."""
+    if occ is None or occ["operation_state"] in FINAL:
+        return Held.FREE
+    if occ["operation_state"] == S.FAILED_TEMP:
+        if (
+            occ["is_automatic_invocation"]
+            and occ["operation"] == lcm.Operation.HEAL
+        ):
+            return Held.SETTLE
+        return Held.FAILED_TEMP
+    return Held.RUNNING
+
+
+def backoff_delay(failures: int, base: float, cap: float) -> float:
+    """Seconds before the next attempt after ``failures`` in a row."""
+    if failures < 1:
+        return 0.0
+    return float(min(base * 2 ** (failures - 1), cap))
+
+
+@dataclasses.dataclass(frozen=True)
+class Failure:
+    """The count after one more failed automatic heal."""
+
+    failures: int
+    attempts: int
+    next_attempt: datetime.datetime
+    exhausted: bool
+
+
+def after_failure(
+    failures_before: int, now: datetime.datetime, conf: cfg.ConfigOpts
+) -> Failure:
+    c = conf.convergence
+    n = failures_before + 1
+    if n >= c.auto_heal_attempts:
+        wait = float(c.autoheal_backoff)
+    else:
+        wait = backoff_delay(
+            n, c.auto_heal_backoff_base, c.auto_heal_backoff_max
+        )
+    return Failure(
+        n,
+        c.auto_heal_attempts,
+        now + datetime.timedelta(seconds=wait),
+        n >= c.auto_heal_attempts,
+    )
+
+
+def may_heal(
+    failures: int,
+    next_attempt: datetime.datetime | None,
+    attempts: int,
+    now: datetime.datetime,
+) -> tuple[bool, int]:
+    """(an automatic heal may start now, the failure count it starts
+    with): none before ``next_attempt``; once the pause after
+    ``attempts`` failures is over, the count starts again."""
+    if next_attempt is not None and next_attempt > now:
+        return False, failures
+    if failures >= attempts:
+        return True, 0
+    return True, failures
+
+
+def alarm_text(
+    occ: Mapping[str, Any], how: str, failure: Failure
+) -> tuple[str, list[str]]:
+    """(probableCause, faultDetails) of the automatic-heal alarm."""
+    error = occ.get("error") or {}
+    cause = error.get("detail") or error.get("title") or "unknown error"
+    vnfcs = (occ.get("operation_params") or {}).get("vnfcInstanceId") or []
+    when = failure.next_attempt.isoformat()
+    if failure.exhausted:
+        nxt = f"attempts exhausted; no automatic heal before {when}"
+    else:
+        nxt = f"next attempt not before {when}"
+    probable = f"Automatic heal {occ['id']} failed: {cause}"
+    return probable[:255], [
+        f"operation: HEAL {occ['id']} (automatic), {how}",
+        f"vnfcs: {', '.join(vnfcs) or '-'}",
+        f"cause: {error.get('title') or '-'}: {cause}",
+        f"attempt {failure.failures} of {failure.attempts}",
+        nxt,
+    ]
