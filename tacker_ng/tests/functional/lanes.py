@@ -189,9 +189,12 @@ class CpuRecorder:
         self.seconds[unit_of(item.nodeid)] += _cpu() - before
 
     def pytest_sessionfinish(self) -> None:
+        # Merged: the services and the minicloud sessions both have a gw0.
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        out = {u: round(s, 1) for u, s in sorted(self.seconds.items())}
-        Path(f"{self.path}.{worker}").write_text(json.dumps(out, indent=1))
+        path = Path(f"{self.path}.{worker}")
+        out = load_costs(path)
+        out.update({u: round(s, 1) for u, s in self.seconds.items()})
+        path.write_text(json.dumps(dict(sorted(out.items())), indent=1))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -254,7 +254,9 @@ def test_deleted_server_is_healed_automatically(cloud, nfvo, capacity):
         lambda: _automatic_heals(client, inst_id),
         INTERVAL * 10,
     )
-    occ = client.wait(heal["id"], ("COMPLETED", "FAILED_TEMP"), TIMEOUT)
+    occ = client.wait(
+        heal["id"], ("COMPLETED", "FAILED_TEMP", "FAILED"), TIMEOUT
+    )
     assert occ["operationState"] == "COMPLETED", occ.get("error")
     assert occ["operationParams"]["vnfcInstanceId"] == [victim["id"]]
     (change,) = occ["resourceChanges"]["affectedVnfcs"]
@@ -343,7 +345,9 @@ def test_error_server_is_healed_automatically(cloud, nfvo, capacity):
         INTERVAL * 3,
     )
     assert time.monotonic() - reset_at < INTERVAL * 3
-    occ = client.wait(heal["id"], ("COMPLETED", "FAILED_TEMP"), TIMEOUT)
+    occ = client.wait(
+        heal["id"], ("COMPLETED", "FAILED_TEMP", "FAILED"), TIMEOUT
+    )
     assert occ["operationState"] == "COMPLETED", occ.get("error")
     assert occ["isAutomaticInvocation"] is True
     assert occ["operationParams"]["vnfcInstanceId"] == [victim["id"]]

@@ -276,7 +276,9 @@ def test_deleted_stack_recreated_by_autoheal(cloud, nfvo, vnf):
         return occs
 
     (heal,) = _until("an automatic heal", automatic, INTERVAL * 10)
-    occ = client.wait(heal["id"], ("COMPLETED", "FAILED_TEMP"), TIMEOUT)
+    occ = client.wait(
+        heal["id"], ("COMPLETED", "FAILED_TEMP", "FAILED"), TIMEOUT
+    )
     assert occ["operationState"] == "COMPLETED", occ.get("error")
     # Heat deletes the servers one by one: the heal names the VNFCs seen
     # missing so far, and re-creates the whole stack all the same.
