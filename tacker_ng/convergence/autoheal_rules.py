@@ -28,12 +28,19 @@ class Held(enum.Enum):
     RUNNING = "running"  # in flux: leave the instance alone
     FAILED_TEMP = "failed_temp"  # observe and alarm, start nothing
     SETTLE = "settle"  # our own automatic heal in FAILED_TEMP: end it
+    # The op held the instance when it was read for this observation and
+    # has ended since: what was observed may predate its end (a heal's old
+    # servers, desired state before its changes), so the cycle accounts
+    # for the op and acts on nothing; the next cycle sees the result.
+    ENDED = "ended"
 
 
 def judge_current(occ: Mapping[str, Any] | None) -> Held:
     """What the op occ that holds an instance (None: none) allows."""
-    if occ is None or occ["operation_state"] in FINAL:
+    if occ is None:
         return Held.FREE
+    if occ["operation_state"] in FINAL:
+        return Held.ENDED
     if occ["operation_state"] == S.FAILED_TEMP:
         if (
             occ["is_automatic_invocation"]

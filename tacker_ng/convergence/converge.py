@@ -122,6 +122,13 @@ class Converger:
         stack is not FAILED (its alarm, if any, is cleared)."""
         out = Outcome()
         held = self.autoops.current(instance)
+        if held is autoops.Held.ENDED:
+            # Observed while an op held the instance: count the op's end,
+            # act on the next observation (a heal just COMPLETED must not
+            # be judged by servers listed before it).
+            self.autoops.account_ended(instance)
+            out.skipped_busy = True
+            return out
         if held is autoops.Held.RUNNING:
             out.skipped_busy = True
             return out

@@ -74,8 +74,8 @@ def _occ(state, automatic=True, operation="HEAL"):
     ("occ", "held"),
     [
         (None, rules.Held.FREE),
-        (_occ("COMPLETED"), rules.Held.FREE),
-        (_occ("FAILED"), rules.Held.FREE),
+        (_occ("COMPLETED"), rules.Held.ENDED),
+        (_occ("FAILED"), rules.Held.ENDED),
         (_occ("STARTING"), rules.Held.RUNNING),
         (_occ("PROCESSING"), rules.Held.RUNNING),
         (_occ("ROLLING_BACK"), rules.Held.RUNNING),
@@ -372,6 +372,42 @@ def test_instance_held_by_running_op_is_left_alone(env):
     vim.status = {"s0": "ERROR"}
     report = obs.run_cycle()
     assert report["alarms_raised"] == 0 and _open_alarms(iid) == {}
+
+
+class EndingVim(FakeVim):
+    """Runs ``on_list`` when listed: what happens between the observer
+    reading the instances and listing the VIM."""
+
+    def __init__(self):
+        super().__init__()
+        self.on_list = None
+
+    def __call__(self, vim):
+        if self.on_list is not None:
+            self.on_list()
+            self.on_list = None
+        return super().__call__(vim)
+
+
+def test_heal_ending_during_the_observation_is_not_healed_again(db, conf):
+    """Seen on minicloud: a heal COMPLETED between the observer reading
+    the instance (held by it) and judging the listing; the listing still
+    showed the healed VNFC's old server gone, and the VNFC was healed
+    again, every cycle, for ever. The cycle that sees the op ended
+    accounts for it and starts nothing; the next one judges anew."""
+    vim = EndingVim()
+    casts = []
+    converger = converge.Converger(None, lambda c, o: casts.append(o), conf)
+    obs = observer.Observer("me", converger, lambda: ["me"], vim, conf)
+    iid = _instance(autoheal=True, vnfcs=1)
+    vim.status = {"s0": "ERROR"}
+    (first,) = obs.run_cycle()["heals"]
+    vim.on_list = lambda: _complete(first, iid)
+    report = obs.run_cycle()  # the listing still shows s0 in ERROR
+    assert _occ_state(first) == "COMPLETED"
+    assert report["heals"] == [] and casts == [first]
+    assert _instance_op(iid) is None
+    assert _state(iid)["last_autoheal_op_occ_id"] is None  # accounted
 
 
 def test_old_option_name_still_read(tmp_path):
