@@ -5,9 +5,9 @@
 #     modules, longest first), then the few marked "minicloud_whole"
 #     (they hold every lane) alone;
 #   - all the others (real processes on MariaDB, PostgreSQL, RabbitMQ,
-#     isolated by database name, exchange and port) in three workers
-#     (TACKER_NG_TEST_SERVICE_WORKERS), modules longest first like the lanes,
-#     at a lower CPU priority: on 2 cores the lanes are the critical path.
+#     isolated by database name, exchange and port), one test at a time
+#     (TACKER_NG_TEST_SERVICE_WORKERS=N: N xdist workers, modules longest
+#     first like the lanes), at a lower CPU priority.
 # Each writes its own log, printed when both are done. With arguments,
 # runs plain pytest on them.
 set -uo pipefail
@@ -36,9 +36,13 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/tacker-ng-functional.XXXXXX")
     exit $((rc || rc_whole))
 ) &
 cloud=$!
+# One worker by default: on 2 cores the services half is CPU-bound beside
+# the lanes (three workers and four lanes took longer than one and three).
+workers=${TACKER_NG_TEST_SERVICE_WORKERS:-1}
+xdist=()
+((workers > 1)) && xdist=(-n "$workers" --dist loadgroup)
 nice -n 10 pytest "${common[@]}" -m "not minicloud and not minicloud_whole" \
-    -n "${TACKER_NG_TEST_SERVICE_WORKERS:-3}" --dist loadgroup \
-    tacker_ng/tests/functional >"$logs/services.log" 2>&1 &
+    "${xdist[@]}" tacker_ng/tests/functional >"$logs/services.log" 2>&1 &
 others=$!
 wait "$others"; rc_others=$?
 wait "$cloud"; rc_cloud=$?
