@@ -15,7 +15,13 @@ from typing import Any
 from oslo_log import log as logging
 
 from tacker_ng.infra import base
-from tacker_ng.infra.openstack import cinder, errors, nova, polling
+from tacker_ng.infra.openstack import (
+    cinder,
+    errors,
+    nova,
+    polling,
+    volume_attach,
+)
 
 LOG = logging.getLogger(__name__)
 SNAPSHOT_TYPE = "OS::Cinder::Snapshot"
@@ -305,9 +311,7 @@ def _restore_one(client, compute, task, ids, timing: Timing) -> None:
         _wait_volume(client, volume_id, None, timing, task)
         done[volume_id] = "reverted"
         task.save_progress()
-    volume = client.volume(volume_id) or {}
-    if not _attached(volume, server_id):
-        compute.attach_volume(server_id, volume_id)
+    volume_attach.attach(client, compute, (volume_id, server_id), timing, task)
     _wait_volume(client, volume_id, server_id, timing, task)
     done[volume_id] = "attached"
     task.save_progress()
@@ -338,13 +342,6 @@ def _reattach(client, compute, task, volume_id: str, server_id: str) -> None:
     task.save_progress()
 
 
-def _attached(volume: Mapping[str, Any], server_id: str) -> bool:
-    return any(
-        a.get("server_id") == server_id
-        for a in volume.get("attachments") or []
-    )
-
-
 def _wait_volume(
     client: cinder.Cinder,
     volume_id: str,
@@ -365,7 +362,7 @@ def _wait_volume(
                 f"{volume['status'] if volume else 'gone'}"
             )
         if volume["status"] == wanted and (
-            server_id is None or _attached(volume, server_id)
+            server_id is None or volume_attach.attached(volume, server_id)
         ):
             return None
         return volume["status"]

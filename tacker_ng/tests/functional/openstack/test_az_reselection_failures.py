@@ -113,7 +113,10 @@ def test_all_zones_full_then_retry_continues(
     tried = {zone for a in attempts for zone in a["zones"].values()}
     assert tried == set(cloud.zones())
     if len(done) == 2:
-        assert set(attempts[1]["zones"].values()) == {"AZ-4", "AZ-5"}
+        # AZ-4 and AZ-5, and AZ-2 or AZ-3 again when the first attempt's
+        # failure came before a server of that zone existed.
+        second = set(attempts[1]["zones"].values())
+        assert {"AZ-4", "AZ-5"} <= second <= {"AZ-2", "AZ-3", "AZ-4", "AZ-5"}
     last = attempts[-1]["zones"]
     assert last["VDU1-0"] == last["VDU1-1"]
     assert vnf.heat_attempts() == len(done)
