@@ -28,10 +28,13 @@ opts = [
     ),
     cfg.FloatOpt(
         "stack_poll_max_interval",
-        default=2.0,
+        default=1.0,
         min=0.05,
         help="Longest wait in seconds between two reads of a stack's "
-        "status (the backoff's cap).",
+        "status (the backoff's cap). Heat itself checks a building "
+        "server once a second; a longer cap mostly adds to the "
+        "operation's time (tools/bench/lcm_wait.py: 2.0 s left 7.7 % of "
+        "a lifecycle operation's stack time to polling, 1.0 s 4.9 %).",
     ),
     cfg.IntOpt(
         "stack_settle_timeout",

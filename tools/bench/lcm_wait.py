@@ -14,7 +14,7 @@ Heat + Nova, every zone free, and splits each operation's wall time into
 once with the poll settings given (default: tacker-ng's defaults) so
 that two settings can be compared. Prints one JSON object.
 
-    python tools/bench/lcm_wait.py [--interval 0.2 --max-interval 2]
+    python tools/bench/lcm_wait.py [--interval 0.2 --max-interval 1]
 
 minicloud must be up; the bench holds one lane of it (as a test session
 does) and resets that lane before and after.
