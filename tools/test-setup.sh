@@ -89,9 +89,14 @@ fi
 # tests (tools/simcloud/k8s). Another package may own /usr/bin/kubectl
 # (e.g. google-cloud-cli's "kubectl"): divert its file aside so Debian's
 # package can install, instead of overwriting it.
+# Wait for another apt/dpkg (an unattended upgrade, a second run of this
+# script) to release its lock instead of failing at once.
+apt_get() {
+    apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
 apt_update_once() {
     if [[ -z "${APT_UPDATED:-}" ]]; then
-        apt-get update -qq && APT_UPDATED=1
+        apt_get update -qq && APT_UPDATED=1
     fi
 }
 ensure_kubectl() {
@@ -110,7 +115,7 @@ ensure_kubectl() {
             --divert "/usr/bin/kubectl.$owner" --add /usr/bin/kubectl
     fi
     apt_update_once
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    if DEBIAN_FRONTEND=noninteractive apt_get install -y -qq \
         kubernetes-client >/tmp/test-setup-kubectl.log 2>&1; then
         log "kubectl: installed $(kubectl version --client --short 2>/dev/null)"
     else
@@ -128,7 +133,7 @@ ensure_sshd() {
         return 0
     fi
     apt_update_once
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    if DEBIAN_FRONTEND=noninteractive apt_get install -y -qq \
         openssh-server >/tmp/test-setup-sshd.log 2>&1; then
         log "sshd: installed openssh-server"
     else
@@ -157,7 +162,7 @@ ensure_etcd_haproxy() {
         printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
     fi
     apt_update_once
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" \
+    if DEBIAN_FRONTEND=noninteractive apt_get install -y -qq "${pkgs[@]}" \
         >/tmp/test-setup-etcd-haproxy.log 2>&1; then
         log "installed ${pkgs[*]} (services not started)"
     else
@@ -177,7 +182,7 @@ ensure_etcd_haproxy
 for tool in curl jq; do
     command -v "$tool" >/dev/null && continue
     apt_update_once
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" \
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -qq "$tool" \
         >/tmp/test-setup-"$tool".log 2>&1 || missing+=("$tool")
 done
 
