@@ -5,9 +5,12 @@
 #     modules, longest first), then the few marked "minicloud_whole"
 #     (they hold every lane) alone;
 #   - all the others (real processes on MariaDB, PostgreSQL, RabbitMQ,
-#     isolated by database name, exchange and port), one test at a time
-#     (TACKER_NG_TEST_SERVICE_WORKERS=N: N xdist workers, modules longest
-#     first like the lanes), at a lower CPU priority.
+#     isolated by database name, exchange and port) at a lower CPU
+#     priority, in two xdist workers (modules longest first, like the
+#     lanes): the second waits until a lane is free (lanes.py's gate
+#     and idle flag), so on 2 cores it takes that lane's share, not the
+#     lanes' (TACKER_NG_TEST_SERVICE_WORKERS=N: N workers, the last
+#     one gated; 1: one test at a time).
 # Each writes its own log, printed when both are done. With arguments,
 # runs plain pytest on them.
 set -uo pipefail
@@ -23,11 +26,14 @@ sys.path.insert(0, "tools/minicloud")
 from mclib import topology
 print(topology.load()["lanes"])')}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/tacker-ng-functional.XXXXXX")
+lane_free=$logs/lane-free
 (
-    pytest "${common[@]}" -m "minicloud and not minicloud_whole" \
+    TACKER_NG_TEST_IDLE_FLAG=$lane_free \
+        pytest "${common[@]}" -m "minicloud and not minicloud_whole" \
         -n "$lanes" --dist loadgroup tacker_ng/tests/functional \
         >"$logs/minicloud.log" 2>&1
     rc=$?
+    touch "$lane_free"  # also when the lanes ended without a free lane
     pytest "${common[@]}" -m minicloud_whole tacker_ng/tests/functional \
         >"$logs/minicloud-whole.log" 2>&1
     rc_whole=$?
@@ -36,12 +42,13 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/tacker-ng-functional.XXXXXX")
     exit $((rc || rc_whole))
 ) &
 cloud=$!
-# One worker by default: on 2 cores the services half is CPU-bound beside
-# the lanes (three workers and four lanes took longer than one and three).
-workers=${TACKER_NG_TEST_SERVICE_WORKERS:-1}
+# Two workers, the second gated: on 2 cores the services half is
+# CPU-bound beside the lanes (three workers beside four lanes took longer
+# than one beside three).
+workers=${TACKER_NG_TEST_SERVICE_WORKERS:-2}
 xdist=()
 ((workers > 1)) && xdist=(-n "$workers" --dist loadgroup)
-nice -n 10 pytest "${common[@]}" -m "not minicloud and not minicloud_whole" \
+TACKER_NG_TEST_GATE=$lane_free nice -n 10 pytest "${common[@]}" -m "not minicloud and not minicloud_whole" \
     "${xdist[@]}" tacker_ng/tests/functional >"$logs/services.log" 2>&1 &
 others=$!
 wait "$others"; rc_others=$?

@@ -18,6 +18,14 @@ count as long, so they start early) and gives a worker its next unit
 only when its last test is about to run: longest-processing-time-first,
 the classic makespan heuristic.
 
+Two sessions side by side hand CPU to each other through two files:
+``TACKER_NG_TEST_IDLE_FLAG=path`` makes this scheduler create ``path``
+when its first worker runs out of work (a lane is free: its share of
+the 2 cores too), and ``TACKER_NG_TEST_GATE=path`` makes it hold its
+last worker idle until ``path`` exists (or the others run out of work).
+tools/run-functional.sh starts the services half with two workers, the
+second gated on the minicloud half's idle flag.
+
 ``TACKER_NG_LANE_COSTS=path`` makes the controller write the measured
 cost of every unit of this run to ``path`` (merged into what is there).
 ``TACKER_NG_CPU_COSTS=path`` makes every test process (each xdist worker,
@@ -91,6 +99,20 @@ class LaneScheduling(LoadGroupScheduling):
     def __init__(self, config: pytest.Config, log=None) -> None:
         super().__init__(config, log)
         self.costs = load_costs()
+        gate = os.environ.get("TACKER_NG_TEST_GATE")
+        self.gate = Path(gate) if gate else None
+        idle = os.environ.get("TACKER_NG_TEST_IDLE_FLAG")
+        self.idle_flag = Path(idle) if idle else None
+
+    def _held(self, node) -> bool:
+        """The last worker (gwN, N highest) waits for the gate file."""
+        if self.gate is None or len(self.nodes) < 2:
+            return False
+        if self.gate.exists():
+            self.gate = None  # open for good
+            return False
+        last = max(self.nodes, key=lambda n: int(n.gateway.id[2:]))
+        return node is last
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid)
@@ -118,7 +140,8 @@ class LaneScheduling(LoadGroupScheduling):
                 unused, _work = self.assigned_work.popitem()
                 unused.shutdown()
             for node in self.nodes:
-                self._assign_work_unit(node)
+                if self.workqueue and not self._held(node):
+                    self._assign_work_unit(node)
             for node in self.nodes:
                 self._reschedule(node)
             if not self.workqueue:
@@ -135,9 +158,24 @@ class LaneScheduling(LoadGroupScheduling):
         if not self.workqueue:
             node.shutdown()
             return
-        if self._pending_of(self.assigned_work[node]) > 1:
+        if self._held(node) or self._pending_of(self.assigned_work[node]) > 1:
             return
         self._assign_work_unit(node)
+
+    def mark_test_complete(self, node, item_index, duration=0) -> None:
+        """As LoadScopeScheduling's, then raise the idle flag if the node
+        ran its last test, and wake a held worker whose gate opened (or
+        end it when no work is left)."""
+        super().mark_test_complete(node, item_index, duration)
+        done = not self._pending_of(self.assigned_work[node])
+        if done and not self.workqueue and self.idle_flag is not None:
+            self.idle_flag.touch()
+            self.idle_flag = None
+        for other in self.nodes:
+            if other is not node and not self._pending_of(
+                self.assigned_work.get(other, {})
+            ):
+                self._reschedule(other)
 
 
 @pytest.hookimpl(tryfirst=True)

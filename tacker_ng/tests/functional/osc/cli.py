@@ -1,9 +1,10 @@
 """Run the real ``openstack`` command against a tacker-ng deployment.
 
 Standalone form: ``--os-auth-type http_basic --os-endpoint URL``, exactly
-what the user guide shows, in a child process, so that the installed
-plugins (tacker-ng's, python-tackerclient's, python-blazarclient's) are
-loaded the way a user's shell loads them.
+what the user guide shows, in a child process (a fork of a warm server,
+see forkserver.py), so that the installed plugins (tacker-ng's,
+python-tackerclient's, python-blazarclient's) are loaded the way a
+user's shell loads them.
 """
 
 import json
@@ -11,12 +12,15 @@ import subprocess
 from typing import Any
 
 from tacker_ng.tests.functional import processes as procs
+from tacker_ng.tests.functional.osc import forkserver
 
 
 class Cli:
     """``openstack`` with one endpoint and http_basic credentials."""
 
     def __init__(self, endpoint: str, user: str, password: str) -> None:
+        #: The console script and its auth options (tests that need the
+        #: script itself, e.g. on a terminal, run it with these).
         self.base = [
             procs.script("openstack"),
             "--os-auth-type",
@@ -32,14 +36,7 @@ class Cli:
     def run(
         self, *args: str, check: bool = True, timeout: float = 120
     ) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            [*self.base, *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
+        done = forkserver.run([*self.base[1:], *args], timeout=timeout)
         if check and done.returncode:
             raise AssertionError(
                 f"openstack {' '.join(args)} exited {done.returncode}:\n"

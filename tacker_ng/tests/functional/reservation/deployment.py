@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import sqlalchemy as sa
 
 from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional import services
+from tacker_ng.tests.functional.osc import forkserver
 
 #: Hosts put in the freepool (as the topology file names them; the lane's
 #: real names: ``Deployment.freepool``); the others stay free for
@@ -78,14 +78,7 @@ class Deployment:
             "OS_IDENTITY_API_VERSION": "3",
             "OS_INTERFACE": "public",
         }
-        done = subprocess.run(
-            [procs.script("openstack"), *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
+        done = forkserver.run(args, env=env, timeout=120)
         if check and done.returncode:
             raise AssertionError(
                 f"openstack {' '.join(args)} failed:\n"

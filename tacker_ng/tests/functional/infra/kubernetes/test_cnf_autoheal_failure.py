@@ -83,7 +83,16 @@ def nfvo_autoops(request, tmp_path_factory):
 def nfvo_rollback(request, tmp_path_factory):
     """As :func:`nfvo_autoops`, auto_heal_failed_action = rollback."""
     tmp = tmp_path_factory.mktemp(f"cnf-autoops-rb-{request.param}")
-    with _nfvo(request.param, tmp, auto_heal_failed_action="rollback") as got:
+    # A long back-off: the test frees the instance after the rollback
+    # (a modify); a second attempt 5 s later took it first on a loaded
+    # machine (409).
+    with _nfvo(
+        request.param,
+        tmp,
+        auto_heal_failed_action="rollback",
+        auto_heal_backoff_base=600,
+        auto_heal_backoff_max=600,
+    ) as got:
         yield got
 
 
