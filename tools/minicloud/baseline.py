@@ -38,6 +38,7 @@ def _wait(what: str, check, timeout: float, logs=None, names=()) -> None:
 
 def _computes(conn, topo, logs: Path) -> None:
     hosts = {h for hs in topo["zones"].values() for h in hs}
+    _undo_capacity_changes(conn, hosts)
 
     def up() -> bool:
         svcs = conn.compute.services(binary="nova-compute")
@@ -53,6 +54,21 @@ def _computes(conn, topo, logs: Path) -> None:
     for s in conn.compute.services(binary="nova-compute"):
         if s.host not in hosts:  # a host the topology dropped
             conn.compute.delete_service(s, ignore_missing=True)
+
+
+def _undo_capacity_changes(conn, hosts: set[str]) -> None:
+    """Enable the topology's computes that a test disabled or forced down
+    in a run that was killed before its lane's reset: their zones would
+    never be listed and ``up`` would wait for them in vain."""
+    for s in conn.compute.services(binary="nova-compute"):
+        if s.host not in hosts:
+            continue
+        if getattr(s, "is_forced_down", False):
+            conn.compute.update_service_forced_down(s, forced=False)
+            print(f"nova-compute {s.host}: no longer forced down")
+        if s.status == "disabled":
+            conn.compute.enable_service(s)
+            print(f"nova-compute {s.host}: enabled again")
 
 
 def _capacity_ok(conn, host: str, cap: dict[str, int]) -> bool:
