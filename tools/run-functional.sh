@@ -6,11 +6,9 @@
 #     (they hold every lane) alone;
 #   - all the others (real processes on MariaDB, PostgreSQL, RabbitMQ,
 #     isolated by database name, exchange and port) at a lower CPU
-#     priority, in two xdist workers (modules longest first, like the
-#     lanes): the second waits until a lane is free (lanes.py's gate
-#     and idle flag), so on 2 cores it takes that lane's share, not the
-#     lanes' (TACKER_NG_TEST_SERVICE_WORKERS=N: N workers, the last
-#     one gated; 1: one test at a time).
+#     priority, one test at a time (TACKER_NG_TEST_SERVICE_WORKERS=N:
+#     N xdist workers, modules longest first like the lanes, the last
+#     worker held until a lane is free: lanes.py's gate and idle flag).
 # Each writes its own log, printed when both are done. With arguments,
 # runs plain pytest on them.
 set -uo pipefail
@@ -42,10 +40,11 @@ lane_free=$logs/lane-free
     exit $((rc || rc_whole))
 ) &
 cloud=$!
-# Two workers, the second gated: on 2 cores the services half is
-# CPU-bound beside the lanes (three workers beside four lanes took longer
-# than one beside three).
-workers=${TACKER_NG_TEST_SERVICE_WORKERS:-2}
+# One worker by default: on 2 cores the services half is CPU-bound beside
+# the lanes (three workers beside four lanes took longer than one beside
+# three; two, the second gated, started the longest modules - schemathesis
+# - while the lanes held both cores, and they crawled at nice 10).
+workers=${TACKER_NG_TEST_SERVICE_WORKERS:-1}
 xdist=()
 ((workers > 1)) && xdist=(-n "$workers" --dist loadgroup)
 TACKER_NG_TEST_GATE=$lane_free nice -n 10 pytest "${common[@]}" -m "not minicloud and not minicloud_whole" \
