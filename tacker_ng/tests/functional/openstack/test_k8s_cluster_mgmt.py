@@ -170,9 +170,10 @@ def _running_store_pods(sim, count: int, timeout: float = 60) -> list:
         time.sleep(0.5)
 
 
-# 261 s on this 2-core machine beside other sessions (the default
-# timeout is 300 s).
-@pytest.mark.timeout(600)
+# 261 s on this 2-core machine beside other sessions, 576-630 s beside
+# three lanes, the services half and the unit tests on saturated cores:
+# the timeout detects a hang, it is not a speed requirement.
+@pytest.mark.timeout(1200)
 def test_cluster_install_scale_heal(quick, k8s_package, world, login):
     sim, bodies = world
     vnf = kenv.ClusterVnf(quick, k8s_package, bodies)
@@ -451,8 +452,8 @@ def _cluster_config(sim, namespace: str, name: str, key: str) -> dict:
 
 
 # Three masters, then two master heals: 251-297 s on this 2-core machine
-# beside other sessions (the default timeout is 300 s).
-@pytest.mark.timeout(600)
+# beside other sessions, 488 s on saturated cores (a hang detector).
+@pytest.mark.timeout(1200)
 def test_masters_etcd_haproxy_and_heal(quick, k8s_package, world, login):
     sim, bodies = world
     vnf = kenv.ClusterVnf(quick, k8s_package, bodies)
