@@ -22,9 +22,10 @@ Two sessions side by side hand CPU to each other through two files:
 ``TACKER_NG_TEST_IDLE_FLAG=path`` makes this scheduler create ``path``
 when its first worker runs out of work (a lane is free: its share of
 the 2 cores too), and ``TACKER_NG_TEST_GATE=path`` makes it hold its
-last worker idle until ``path`` exists (or the others run out of work).
-tools/run-functional.sh starts the services half with two workers, the
-second gated on the minicloud half's idle flag.
+last worker idle until ``path`` exists (if it never does, the other
+workers run every unit and the held one ends unused).
+tools/run-functional.sh gates the services half's last worker on the
+minicloud half's idle flag when TACKER_NG_TEST_SERVICE_WORKERS >= 2.
 
 ``TACKER_NG_LANE_COSTS=path`` makes the controller write the measured
 cost of every unit of this run to ``path`` (merged into what is there).

@@ -12,8 +12,9 @@ forks a child that runs exactly what the console script runs -
 stdout and stderr (files), environment, working directory and exit
 status. Each command is still a separate process with a fresh copy of
 every module's state (a fork), and plugins are found through the same
-entry points; ``test_plugin.test_noauth_form`` keeps running the
-installed console script itself.
+entry points. test_plugin's terminal progress bar, wrong credentials
+and ``noauth`` tests, and tools/demo.sh, keep running the installed
+console script itself.
 
 Run as a module, this file is the server; :func:`run` is the client
 (one server per test process, started on first use).
