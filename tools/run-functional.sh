@@ -47,8 +47,9 @@ cloud=$!
 workers=${TACKER_NG_TEST_SERVICE_WORKERS:-1}
 xdist=()
 ((workers > 1)) && xdist=(-n "$workers" --dist loadgroup)
-TACKER_NG_TEST_GATE=$lane_free nice -n 10 pytest "${common[@]}" -m "not minicloud and not minicloud_whole" \
-    "${xdist[@]}" tacker_ng/tests/functional >"$logs/services.log" 2>&1 &
+TACKER_NG_TEST_GATE=$lane_free nice -n 10 pytest "${common[@]}" \
+    -m "not minicloud and not minicloud_whole" "${xdist[@]}" \
+    tacker_ng/tests/functional >"$logs/services.log" 2>&1 &
 others=$!
 wait "$others"; rc_others=$?
 wait "$cloud"; rc_cloud=$?

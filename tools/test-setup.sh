@@ -85,10 +85,6 @@ if [[ ! " ${missing[*]} " =~ " postgresql " ]]; then
     log "postgresql: account openstack_citest ready"
 fi
 
-# Debian's kubectl (kubernetes-client 1.20) for the Kubernetes simulator's
-# tests (tools/simcloud/k8s). Another package may own /usr/bin/kubectl
-# (e.g. google-cloud-cli's "kubectl"): divert its file aside so Debian's
-# package can install, instead of overwriting it.
 # Wait for another apt/dpkg (an unattended upgrade, a second run of this
 # script) to release its lock instead of failing at once.
 apt_get() {
@@ -99,6 +95,11 @@ apt_update_once() {
         apt_get update -qq && APT_UPDATED=1
     fi
 }
+
+# Debian's kubectl (kubernetes-client 1.20) for the Kubernetes simulator's
+# tests (tools/simcloud/k8s). Another package may own /usr/bin/kubectl
+# (e.g. google-cloud-cli's "kubectl"): divert its file aside so Debian's
+# package can install, instead of overwriting it.
 ensure_kubectl() {
     if dpkg-query -W -f='${Status}' kubernetes-client 2>/dev/null \
         | grep -q "ok installed"; then

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import lanes as lanes_mod
-from cleanup import UNLIMITED, poll
+from cleanup import UNLIMITED, poll, restore_computes
 
 AGG_PREFIX = "mc-az-"
 LANE_AGG_PREFIX = "mc-lane-"
@@ -38,7 +38,12 @@ def _wait(what: str, check, timeout: float, logs=None, names=()) -> None:
 
 def _computes(conn, topo, logs: Path) -> None:
     hosts = {h for hs in topo["zones"].values() for h in hs}
-    _undo_capacity_changes(conn, hosts)
+    # A run killed before its lane's reset leaves computes disabled or
+    # forced down: their zones would never be listed and ``up`` would
+    # wait for them in vain.
+    undone = restore_computes(conn, hosts)
+    if undone:
+        print(f"computes left by a killed run, undone: {dict(undone)}")
 
     def up() -> bool:
         svcs = conn.compute.services(binary="nova-compute")
@@ -54,21 +59,6 @@ def _computes(conn, topo, logs: Path) -> None:
     for s in conn.compute.services(binary="nova-compute"):
         if s.host not in hosts:  # a host the topology dropped
             conn.compute.delete_service(s, ignore_missing=True)
-
-
-def _undo_capacity_changes(conn, hosts: set[str]) -> None:
-    """Enable the topology's computes that a test disabled or forced down
-    in a run that was killed before its lane's reset: their zones would
-    never be listed and ``up`` would wait for them in vain."""
-    for s in conn.compute.services(binary="nova-compute"):
-        if s.host not in hosts:
-            continue
-        if getattr(s, "is_forced_down", False):
-            conn.compute.update_service_forced_down(s, forced=False)
-            print(f"nova-compute {s.host}: no longer forced down")
-        if s.status == "disabled":
-            conn.compute.enable_service(s)
-            print(f"nova-compute {s.host}: enabled again")
 
 
 def _capacity_ok(conn, host: str, cap: dict[str, int]) -> bool:

@@ -205,6 +205,24 @@ def _aggregates(conn, state: dict, scope: Scope, removed: Counter) -> None:
             removed["aggregate_changes"] += 1
 
 
+def restore_computes(conn, hosts: Iterable[str] | None) -> Counter:
+    """Enable the nova-compute services of ``hosts`` (None: all) that a
+    test disabled and clear their forced-down flag; what was undone."""
+    wanted = None if hosts is None else set(hosts)
+    undone: Counter = Counter()
+    cmp = conn.compute
+    for svc in cmp.services(binary="nova-compute"):
+        if wanted is not None and svc.host not in wanted:
+            continue
+        if svc.status == "disabled":
+            cmp.enable_service(svc)
+            undone["disabled_services"] += 1
+        if getattr(svc, "is_forced_down", False):
+            cmp.update_service_forced_down(svc, forced=False)
+            undone["forced_down_services"] += 1
+    return undone
+
+
 def _compute(conn, state: dict, scope: Scope, removed, timeout) -> None:
     cmp = conn.compute
     servers = _servers(conn, scope)
@@ -218,15 +236,7 @@ def _compute(conn, state: dict, scope: Scope, removed, timeout) -> None:
             removed["server_groups"] += 1
     _flavors(conn, scope, set(state["baseline"]["flavors"].values()), removed)
     _aggregates(conn, state, scope, removed)
-    for svc in cmp.services(binary="nova-compute"):
-        if scope.hosts is not None and svc.host not in scope.hosts:
-            continue
-        if svc.status == "disabled":
-            cmp.enable_service(svc)
-            removed["disabled_services"] += 1
-        if getattr(svc, "is_forced_down", False):
-            cmp.update_service_forced_down(svc, forced=False)
-            removed["forced_down_services"] += 1
+    removed.update(restore_computes(conn, scope.hosts))
     for lane in state["baseline"].get("lanes") or [state]:
         for pid in (lane["project_id"], lane["admin_project_id"]):
             if scope.owns_project(pid):
