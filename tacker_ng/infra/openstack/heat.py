@@ -3,6 +3,12 @@
 Waits poll with a growing interval (``[openstack] stack_poll_interval``
 up to ``stack_poll_max_interval``) and end after ``stack_timeout``; a
 FORCEFUL cancel of the operation stops a wait between two polls.
+
+Once a stack has been seen, it is addressed as ``<name>/<id>``: Heat
+answers a bare id with a redirect (a lookup in the engine and a second
+round trip) on every show, resource and event list. Stacks are shown
+without their outputs (the VNFM reads none; resolving them makes Heat
+evaluate each output, some with a Nova call, on every poll).
 """
 
 import math
@@ -50,6 +56,12 @@ class Heat:
         self.waited = 0.0
         #: time.time() when the poll that saw a stack's final state began.
         self.last_seen_at = 0.0
+        #: stack id -> "<name>/<id>", for every stack seen.
+        self._refs: dict[str, str] = {}
+
+    def _ref(self, stack_id: str) -> str:
+        """``<name>/<id>`` of a stack seen before, else ``stack_id``."""
+        return self._refs.get(stack_id, stack_id)
 
     def _call(self, what: str, fn, *args, **kwargs):
         try:
@@ -61,11 +73,18 @@ class Heat:
     def find(self, name_or_id: str) -> dict[str, Any] | None:
         """The stack, or None if Heat has none by that name/id."""
         try:
-            return _plain(self.client.stacks.get(name_or_id))
+            stack = _plain(
+                self.client.stacks.get(
+                    self._ref(name_or_id), resolve_outputs=False
+                )
+            )
         except heat_exc.HTTPNotFound:
             return None
         except heat_exc.HTTPException as exc:
             raise errors.VimError(reason=f"Heat stack show: {exc}") from exc
+        if stack.get("id") and stack.get("stack_name"):
+            self._refs[stack["id"]] = f"{stack['stack_name']}/{stack['id']}"
+        return stack
 
     def create(
         self,
@@ -136,7 +155,7 @@ class Heat:
         self._call(
             "stack update",
             self.client.stacks.update,
-            stack_id,
+            self._ref(stack_id),
             template=template,
             files=files,
             parameters=params,
@@ -147,7 +166,7 @@ class Heat:
     def delete(self, stack_id: str) -> None:
         """Delete the stack and wait until it is gone."""
         try:
-            self.client.stacks.delete(stack_id)
+            self.client.stacks.delete(self._ref(stack_id))
         except heat_exc.HTTPNotFound:
             return
         except heat_exc.HTTPException as exc:
@@ -207,7 +226,7 @@ class Heat:
             for r in self._call(
                 "resource list",
                 self.client.resources.list,
-                stack_id,
+                self._ref(stack_id),
                 nested_depth=depth,
             )
         ]
@@ -240,7 +259,7 @@ class Heat:
         found = self._call(
             "event list",
             self.client.events.list,
-            stack_id,
+            self._ref(stack_id),
             sort_dir="desc",
             limit=1,
         )
@@ -254,7 +273,10 @@ class Heat:
         return [
             _plain(e)
             for e in self._call(
-                "event list", self.client.events.list, stack_id, **kwargs
+                "event list",
+                self.client.events.list,
+                self._ref(stack_id),
+                **kwargs,
             )
         ]
 
@@ -265,7 +287,7 @@ class Heat:
         self._call(
             "resource mark unhealthy",
             self.client.resources.mark_unhealthy,
-            stack_id,
+            self._ref(stack_id),
             resource_name,
             True,
             reason,

@@ -1,15 +1,23 @@
 """The VMs of a conductor-driven cluster VNF "boot": test tooling only.
 
 With the real conductor running the MgmtDriver's hooks, nothing in the
-test calls them: :class:`Boot` is a thread that polls Nova every
-``interval`` seconds for the ACTIVE servers of one VNF's stack (found
-from Heat's resources of ``vnf-<instance id>``) and gives each new one
-its body (tools/testvms/bodies.py), the way a real VM becomes reachable
+test calls them: :class:`Boot` is a thread that polls Nova for the
+ACTIVE servers of one VNF's stack (found from Heat's resources of
+``vnf-<instance id>``) and gives each new one its body
+(tools/testvms/bodies.py), the way a real VM becomes reachable
 some time after Nova says ACTIVE, while the conductor's
 ``instantiate_end`` hook is already retrying SSH with backoff. Bodies of
 servers that are gone are destroyed. With ``embody_new`` off, new
 servers stay without a body: their address answers nothing (SSH
 unreachable).
+
+The poll starts every ``interval`` seconds and backs off to
+``max_interval`` while nothing changes (a poll is a nested Heat resource
+list and a Nova show per server: at a fixed 0.5 s, for the whole story,
+it was a good part of minicloud's load beside the lanes); a change (a
+server added, gone or turned ACTIVE) starts it short again. The
+conductor's SSH retries (test_k8s_cluster_conductor.SSH) outlast the
+longest interval.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ class Boot(threading.Thread):
         stack_name: str,
         bodies: vm_bodies.Bodies,
         interval: float = 0.5,
+        max_interval: float = 2.0,
     ) -> None:
         super().__init__(name=f"boot-{stack_name}", daemon=True)
         self.heat = cloud.heat(admin=True)
@@ -38,6 +47,7 @@ class Boot(threading.Thread):
         self.stack_name = stack_name
         self.bodies = bodies
         self.interval = interval
+        self.max_interval = max_interval
         #: False: servers created from now on get no body (unreachable).
         self.embody_new = True
         #: Held while bodies change (read bodies under it).
@@ -60,7 +70,8 @@ class Boot(threading.Thread):
             if r.resource_type == SERVER and r.physical_resource_id
         ]
 
-    def sync_once(self) -> None:
+    def sync_once(self) -> bool:
+        """Bodies for the stack's ACTIVE servers; whether any changed."""
         servers = []
         for server_id in self.server_ids():
             try:
@@ -70,12 +81,20 @@ class Boot(threading.Thread):
         with self.lock:
             if not self.embody_new:
                 servers = [s for s in servers if s.id in self.bodies.bodies]
-            self.bodies.sync(servers)
+            before = set(self.bodies.bodies)
+            after = set(self.bodies.sync(servers))
+        return before != after
 
     def run(self) -> None:
+        wait = self.interval
         try:
-            while not self._halt.wait(self.interval):
-                self.sync_once()
+            while not self._halt.wait(wait):
+                changed = self.sync_once()
+                wait = (
+                    self.interval
+                    if changed
+                    else min(wait * 1.5, self.max_interval)
+                )
         except BaseException as exc:  # noqa: BLE001 - reported by stop()
             self.error = exc
 

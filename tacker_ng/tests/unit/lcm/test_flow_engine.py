@@ -181,3 +181,15 @@ def test_fleet_view_lists_the_op_occs_a_conductor_runs(lcm):
     lcm.wait(occ_id, ("COMPLETED",))
     fleet = lcm.app.get("/v1/conductors").json["conductors"]
     assert all(c["claimedOpOccs"] == [] for c in fleet)
+
+
+def test_connections_share_the_tables_and_set_what_taskflows_do(db):
+    """Our connection skips taskflow's ``__init__`` (it builds the tables
+    anew each time); it must still set every attribute that one sets."""
+    with flow_engine.connection() as (backend, ours):
+        theirs = flow_engine.impl_sqlalchemy.Connection(
+            backend, upgrade_lock=backend._upgrade_lock
+        )
+        assert set(vars(theirs)) <= set(vars(ours))
+        with flow_engine.connection() as (_, again):
+            assert again._tables is ours._tables

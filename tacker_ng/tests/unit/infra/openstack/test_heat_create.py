@@ -28,7 +28,7 @@ class Stacks:
             raise heat_exc.HTTPConflict("The Stack (vnf-i1) already exists.")
         return {"stack": {"id": "new"}}
 
-    def get(self, name_or_id):
+    def get(self, name_or_id, resolve_outputs=True):
         if self.status is None:
             raise heat_exc.HTTPNotFound()
         return types.SimpleNamespace(
@@ -48,6 +48,7 @@ def _heat(stacks: Stacks, timeout: int = 60) -> tuple[heat.Heat, list]:
     h.check_cancel = lambda: None
     h.sleep = slept.append
     h.waited = 0.0
+    h._refs = {}
     return h, slept
 
 
