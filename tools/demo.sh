@@ -15,6 +15,8 @@
 #                    zones AZ-1..AZ-5; tools/minicloud/lanes.py)
 #   DEMO_MINICLOUD_LOCKED=1  the caller holds that lane's lock (a test
 #                    session); do not wait for it
+#   DEMO_OPENSTACK   the openstack command (default $VENV/bin/openstack;
+#                    the test runs a warm stand-in of it: its fork server)
 #
 # It starts minicloud if it is not running (the first time this installs
 # OpenStack from PyPI: several minutes) and leaves it running; it stops
@@ -38,7 +40,7 @@ say() { printf '    %s\n' "$*"; }
 # python-blazarclient 4.6.0 names a command class it lacks; OSC warns
 # about it on every run: filtered out here, harmless.
 os() {
-    "$VENV/bin/openstack" --os-auth-type http_basic --os-endpoint "$URL" \
+    "$OPENSTACK" --os-auth-type http_basic --os-endpoint "$URL" \
         --os-username admin --os-password "$PASSWORD" "$@" \
         2> >(grep --line-buffered -v "Could not load 'reservation_host_unset'" >&2)
 }
@@ -111,7 +113,8 @@ if ! "$VENV/bin/python" -c "import tacker_ng.osc.plugin, tackerclient, blazarcli
     PBR_VERSION="${PBR_VERSION:-0.1.0}" "$VENV/bin/pip" install -q -e . \
         python-tackerclient python-blazarclient openstacksdk
 fi
-say "openstack CLI: $("$VENV/bin/openstack" --version 2>&1)"
+OPENSTACK=${DEMO_OPENSTACK:-$VENV/bin/openstack}
+say "openstack CLI: $("$OPENSTACK" --version 2>&1)"
 
 step "Bring up minicloud (Keystone, Nova, Neutron, Glance, Heat; 5 zones)"
 # One user of a lane of minicloud at a time: the functional tests take

@@ -13,11 +13,13 @@ stdout and stderr (files), environment, working directory and exit
 status. Each command is still a separate process with a fresh copy of
 every module's state (a fork), and plugins are found through the same
 entry points. test_plugin's terminal progress bar, wrong credentials
-and ``noauth`` tests, and tools/demo.sh, keep running the installed
-console script itself.
+and ``noauth`` tests keep running the installed console script itself.
 
 Run as a module, this file is the server; :func:`run` is the client
-(one server per test process, started on first use).
+(one server per test process, started on first use). With ``--socket
+PATH`` it serves ``forkclient.py`` instead, a stand-in for the
+``openstack`` command in shell scripts: test_demo runs tools/demo.sh's
+commands through it (the demo itself runs the console script).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import contextlib
 import functools
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -61,15 +64,21 @@ def _preload() -> None:
                 ep.load()
 
 
-def _child(req: dict[str, Any]) -> None:
-    """In the fork: become ``openstack <args>`` and exit with its status."""
+def _child(req: dict[str, Any], stdio: list[int] | None = None) -> None:
+    """In the fork: become ``openstack <args>`` and exit with its status;
+    on the caller's ``stdio`` (stdin, stdout, stderr) if given, else on
+    /dev/null and the request's files."""
     os.setpgrp()
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    for fd, path in ((1, req["stdout"]), (2, req["stderr"])):
-        out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(out, fd)
-        os.close(out)
+    if stdio is not None:
+        for fd, theirs in enumerate(stdio):
+            os.dup2(theirs, fd)
+    else:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        for fd, path in ((1, req["stdout"]), (2, req["stderr"])):
+            out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(out, fd)
+            os.close(out)
     os.environ.clear()
     os.environ.update(req["env"])
     os.chdir(req["cwd"])
@@ -124,6 +133,42 @@ def serve() -> None:
             _child(req)
         rc = _wait(pid, req["timeout"])
         answers.write(json.dumps({"rc": rc}) + "\n")
+
+
+def serve_socket(path: str) -> None:
+    """Serve ``forkclient.py`` on the UNIX socket ``path``, one command
+    at a time: a client sends its arguments, environment and working
+    directory with its stdin, stdout and stderr (SCM_RIGHTS); the fork
+    runs on those and the client gets its exit status back. For shell
+    scripts (tools/demo.sh under test) whose commands must write where
+    the script's own output goes."""
+    _preload()
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path + ".new")
+    server.listen(4)
+    os.rename(path + ".new", path)  # it exists: it accepts
+    while True:
+        conn, _ = server.accept()
+        with conn:
+            data, stdio, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+            size = int.from_bytes(data[:4], "big")
+            while len(data) < 4 + size:
+                more = conn.recv(1 << 16)
+                if not more:
+                    break
+                data += more
+            req = json.loads(data[4 : 4 + size])
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                server.close()
+                conn.close()
+                _child(req, stdio)
+            for fd in stdio:
+                os.close(fd)
+            rc = _wait(pid, req.get("timeout", 3600))
+            conn.sendall(str(255 if rc is None else rc & 0xFF).encode())
 
 
 class _Client:
@@ -190,4 +235,7 @@ def run(
 
 
 if __name__ == "__main__":
-    serve()
+    if sys.argv[1:2] == ["--socket"]:
+        serve_socket(sys.argv[2])
+    else:
+        serve()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,21 +39,28 @@ KUBERNETES_OPTS = {
     "delete_timeout": 60,
 }
 TIMEOUT = 90
+FM = {"Version": "1.3.0"}
 
 
 @contextlib.contextmanager
 def nfvo(
-    backend: str, tmp: Path, **kubernetes: object
+    backend: str,
+    tmp: Path,
+    convergence: dict[str, object] | None = None,
+    **kubernetes: object,
 ) -> Iterator[tuple[Any, Any, str]]:
     """(deployment, SOL003 client, vnfdId of the sample); ``kubernetes``
-    overrides :data:`KUBERNETES_OPTS`."""
+    overrides :data:`KUBERNETES_OPTS`; ``convergence``: the conductor's
+    ``[convergence]`` options (observer interval, auto-heal back-off)."""
+    extra: dict[str, dict[str, object]] = {
+        "kubernetes": {**KUBERNETES_OPTS, **kubernetes}
+    }
+    if convergence:
+        extra["convergence"] = convergence
     with (
         services.scratch_database(backend) as sql_url,
         deployment.deploy(
-            tmp,
-            sql_url,
-            conductors=("cond-a",),
-            extra={"kubernetes": {**KUBERNETES_OPTS, **kubernetes}},
+            tmp, sql_url, conductors=("cond-a",), extra=extra
         ) as dep,
     ):
         pkg = lcm_fixtures.onboard_via_api(
@@ -172,3 +180,74 @@ class Cnf:
 
 def zones_of(vnfcs: list[dict[str, Any]], vdu: str) -> list[str]:
     return sorted(v["metadata"]["zone"] for v in vnfcs if v["vduId"] == vdu)
+
+
+# -- convergence: what the observer did, seen through the API ----------
+
+
+def until(what: str, check, timeout: float = 30) -> Any:
+    """``check()``'s first truthy value, polled every 0.3 s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def alarms(client, inst_id: str, open_only: bool = True) -> list[dict]:
+    """The instance's FM alarms (open ones only, by default)."""
+    resp = client.get(
+        f"/vnffm/v1/alarms?filter=(eq,managedObjectId,{inst_id})",
+        headers=FM,
+        validate=False,
+    )
+    assert resp.status_code == 200, resp.text
+    return [
+        a
+        for a in resp.json()
+        if not open_only or a["perceivedSeverity"] != "CLEARED"
+    ]
+
+
+def heals(client, inst_id: str) -> list[dict]:
+    """The instance's HEAL op occs (filtered by the API, checked here)."""
+    occs = client.get(
+        f"/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,{inst_id})"
+        ";(eq,operation,HEAL)"
+    ).json()
+    assert {(o["vnfInstanceId"], o["operation"]) for o in occs} <= {
+        (inst_id, "HEAL")
+    }
+    return occs
+
+
+def set_autoheal(vnf: Cnf, enabled: bool) -> dict[str, Any]:
+    """Modify isAutohealEnabled; the finished modify op occ."""
+    resp = vnf.client.call(
+        "PATCH",
+        f"/vnflcm/v2/vnf_instances/{vnf.id}",
+        json={"vnfConfigurableProperties": {"isAutohealEnabled": enabled}},
+        headers={"Content-Type": "application/merge-patch+json"},
+    )
+    assert resp.status_code == 202, resp.text
+    return vnf.wait(resp.headers["Location"].rsplit("/", 1)[1])
+
+
+def instantiated(nfvo, sim, autoheal: bool = False) -> Cnf:
+    """A CNF of the sample at instantiation_level_1, auto-heal as asked."""
+    _, client, vnfd_id = nfvo
+    vnf = Cnf(client, vnfd_id, sim)
+    vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
+    if autoheal:
+        assert set_autoheal(vnf, True)["operationState"] == "COMPLETED"
+    return vnf
+
+
+def by_vdu(vnf: Cnf) -> dict[str, list[dict]]:
+    """The instance's VNFCs grouped by VDU."""
+    out: dict[str, list[dict]] = {}
+    for v in vnf.vnfcs():
+        out.setdefault(v["vduId"], []).append(v)
+    return out

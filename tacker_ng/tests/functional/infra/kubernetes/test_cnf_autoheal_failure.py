@@ -27,15 +27,7 @@ import time
 
 import pytest
 
-from tacker_ng.packages import builder
-from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional.infra.kubernetes import cnf
-from tacker_ng.tests.functional.infra.kubernetes.test_cnf_convergence import (
-    _alarms,
-    _by_vdu,
-    _heals,
-    _until,
-)
 
 INTERVAL = 1
 BACKOFF = 5
@@ -45,30 +37,19 @@ TWO_ZONES = ("--nodes", "2", "--label", "kubernetes.io/zone=host-a,host-b")
 
 @contextlib.contextmanager
 def _nfvo(backend: str, tmp, **convergence):
-    with (
-        services.scratch_database(backend) as sql_url,
-        deployment.deploy(
-            tmp,
-            sql_url,
-            conductors=("cond-a",),
-            extra={
-                "kubernetes": cnf.KUBERNETES_OPTS,
-                "convergence": {
-                    "observe_interval": INTERVAL,
-                    "auto_heal_attempts": ATTEMPTS,
-                    "auto_heal_backoff_base": BACKOFF,
-                    "auto_heal_backoff_max": BACKOFF,
-                    "autoheal_backoff": 3600,
-                    **convergence,
-                },
-            },
-        ) as dep,
-    ):
-        pkg = lcm_fixtures.onboard_via_api(
-            dep, builder.build_csar_bytes(cnf.SAMPLE), timeout=120
-        )
-        assert pkg["onboardingState"] == "ONBOARDED", pkg
-        yield dep, dep.client(), pkg["vnfdId"]
+    with cnf.nfvo(
+        backend,
+        tmp,
+        {
+            "observe_interval": INTERVAL,
+            "auto_heal_attempts": ATTEMPTS,
+            "auto_heal_backoff_base": BACKOFF,
+            "auto_heal_backoff_max": BACKOFF,
+            "autoheal_backoff": 3600,
+            **convergence,
+        },
+    ) as got:
+        yield got
 
 
 @pytest.fixture(scope="module", params=["mariadb", "postgresql"])
@@ -100,26 +81,17 @@ def _time(stamp: str) -> datetime.datetime:
     return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def _modify(client, vnf, autoheal: bool) -> dict:
-    resp = client.call(
-        "PATCH",
-        f"/vnflcm/v2/vnf_instances/{vnf.id}",
-        json={"vnfConfigurableProperties": {"isAutohealEnabled": autoheal}},
-        headers={"Content-Type": "application/merge-patch+json"},
-    )
-    assert resp.status_code == 202, resp.text
-    return vnf.wait(resp.headers["Location"].rsplit("/", 1)[1])
-
-
 def _automatic(client, vnf) -> list[dict]:
-    heals = [o for o in _heals(client, vnf.id) if o["isAutomaticInvocation"]]
+    heals = [
+        o for o in cnf.heals(client, vnf.id) if o["isAutomaticInvocation"]
+    ]
     return sorted(heals, key=lambda o: o["startTime"])
 
 
 def _autoheal_alarm(client, vnf) -> dict | None:
     got = [
         a
-        for a in _alarms(client, vnf.id)
+        for a in cnf.alarms(client, vnf.id)
         if a["faultType"] == "AUTO_HEAL_FAILED"
     ]
     assert len(got) <= 1, got  # one per instance, updated
@@ -133,14 +105,14 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
     sim = simk8s_factory(*TWO_ZONES)
     vnf = cnf.Cnf(client, vnfd_id, sim)
     vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
-    assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
-    node = _by_vdu(vnf)["VDU2"][0]["metadata"]["nodeName"]
+    assert cnf.set_autoheal(vnf, True)["operationState"] == "COMPLETED"
+    node = cnf.by_vdu(vnf)["VDU2"][0]["metadata"]["nodeName"]
     on_node = sorted(
         v["id"] for v in vnf.vnfcs() if v["metadata"]["nodeName"] == node
     )
     sim.control.node_not_ready(node)
     try:
-        (first,) = _until(
+        (first,) = cnf.until(
             "an automatic heal", lambda: _automatic(client, vnf), 15
         )
         occ = vnf.wait(first["id"], ("FAILED", "COMPLETED", "ROLLED_BACK"))
@@ -149,8 +121,8 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
         assert "nschedulable" in str(occ["error"]), occ["error"]
         assert sorted(occ["operationParams"]["vnfcInstanceId"]) == on_node
         # the instance is free: the NFVO's operation is accepted at once
-        assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
-        alarm = _until(
+        assert cnf.set_autoheal(vnf, True)["operationState"] == "COMPLETED"
+        alarm = cnf.until(
             "the automatic-heal alarm",
             lambda: _autoheal_alarm(client, vnf),
             10,
@@ -163,7 +135,7 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
         assert alarm["eventType"] == "PROCESSING_ERROR_ALARM"
 
         # The next attempt waits the back-off.
-        second = _until(
+        second = cnf.until(
             "a second automatic heal",
             lambda: (got := _automatic(client, vnf)[1:]) and got[0],
             BACKOFF + 20,
@@ -177,7 +149,7 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
             got = _autoheal_alarm(client, vnf)
             return got if "attempt 2 of 2" in got["faultDetails"] else None
 
-        again = _until("the alarm updated", updated, 10)
+        again = cnf.until("the alarm updated", updated, 10)
         assert again["id"] == alarm["id"]
         assert second["id"] in again["probableCause"]
         assert again["faultDetails"][-1].startswith("attempts exhausted")
@@ -187,14 +159,14 @@ def test_failed_autoheal_failed_by_vnfm_backed_off_given_up_cleared(
     finally:
         sim.control.node_ready(node)
     # Capacity is back: the instance converges, the alarm is cleared.
-    _until(
+    cnf.until(
         "the automatic-heal alarm cleared",
         lambda: _autoheal_alarm(client, vnf) is None,
         60,
     )
     (shown,) = [
         a
-        for a in _alarms(client, vnf.id, open_only=False)
+        for a in cnf.alarms(client, vnf.id, open_only=False)
         if a["id"] == alarm["id"]
     ]
     assert shown["perceivedSeverity"] == "CLEARED"
@@ -208,7 +180,7 @@ def test_instance_held_by_failed_temp_op_gets_host_down_alarms(
     sim = simk8s_factory(*TWO_ZONES)
     vnf = cnf.Cnf(client, vnfd_id, sim)
     vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
-    vdu2 = _by_vdu(vnf)["VDU2"]
+    vdu2 = cnf.by_vdu(vnf)["VDU2"]
     node_a = vdu2[0]["metadata"]["nodeName"]
     node_b = vdu2[1]["metadata"]["nodeName"]
     assert node_a != node_b
@@ -227,17 +199,17 @@ def test_instance_held_by_failed_temp_op_gets_host_down_alarms(
         def host_down() -> set[str]:
             return on_b & {
                 a["vnfcInstanceIds"][0]
-                for a in _alarms(client, vnf.id)
+                for a in cnf.alarms(client, vnf.id)
                 if a["faultType"] == "HOST_DOWN"
             }
 
-        _until(
+        cnf.until(
             "HOST_DOWN alarms of node B",
             lambda: host_down() == on_b,
             INTERVAL * 10,
         )
         sim.control.node_ready(node_b)
-        _until(
+        cnf.until(
             "node B's alarms cleared",
             lambda: host_down() == set(),
             INTERVAL * 10,
@@ -258,17 +230,17 @@ def test_failed_autoheal_rolled_back_by_vnfm(nfvo_rollback, simk8s_factory):
     sim = simk8s_factory(*TWO_ZONES)
     vnf = cnf.Cnf(client, vnfd_id, sim)
     vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
-    assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
-    node = _by_vdu(vnf)["VDU2"][0]["metadata"]["nodeName"]
+    assert cnf.set_autoheal(vnf, True)["operationState"] == "COMPLETED"
+    node = cnf.by_vdu(vnf)["VDU2"][0]["metadata"]["nodeName"]
     sim.control.node_not_ready(node)
     try:
-        (first,) = _until(
+        (first,) = cnf.until(
             "an automatic heal", lambda: _automatic(client, vnf), 15
         )
         # FAILED_TEMP, rolled back by the VNFM (cast to the conductor)
         occ = vnf.wait(first["id"], ("FAILED", "COMPLETED", "ROLLED_BACK"))
         assert occ["operationState"] == "ROLLED_BACK", occ
-        alarm = _until(
+        alarm = cnf.until(
             "the automatic-heal alarm",
             lambda: _autoheal_alarm(client, vnf),
             10,
@@ -278,10 +250,10 @@ def test_failed_autoheal_rolled_back_by_vnfm(nfvo_rollback, simk8s_factory):
             "rolled back by the VNFM" in d for d in alarm["faultDetails"]
         )
         # the instance is free
-        assert _modify(client, vnf, True)["operationState"] == "COMPLETED"
+        assert cnf.set_autoheal(vnf, True)["operationState"] == "COMPLETED"
     finally:
         sim.control.node_ready(node)
-    _until(
+    cnf.until(
         "the automatic-heal alarm cleared",
         lambda: _autoheal_alarm(client, vnf) is None,
         60,

@@ -25,91 +25,18 @@ import time
 
 import pytest
 
-from tacker_ng.packages import builder
-from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional.infra.kubernetes import cnf
 
 INTERVAL = 2
-FM = {"Version": "1.3.0"}
 
 
 @pytest.fixture(scope="module", params=["mariadb", "postgresql"])
 def nfvo_observing(request, tmp_path_factory):
     """(deployment, client, vnfdId), observer every INTERVAL seconds."""
-    tmp = tmp_path_factory.mktemp(f"cnf-convergence-{request.param}")
-    with (
-        services.scratch_database(request.param) as sql_url,
-        deployment.deploy(
-            tmp,
-            sql_url,
-            conductors=("cond-a",),
-            extra={
-                "kubernetes": cnf.KUBERNETES_OPTS,
-                "convergence": {"observe_interval": INTERVAL},
-            },
-        ) as dep,
-    ):
-        pkg = lcm_fixtures.onboard_via_api(
-            dep, builder.build_csar_bytes(cnf.SAMPLE), timeout=120
-        )
-        assert pkg["onboardingState"] == "ONBOARDED", pkg
-        yield dep, dep.client(), pkg["vnfdId"]
-
-
-def _until(what, check, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _alarms(client, inst_id: str, open_only: bool = True) -> list[dict]:
-    resp = client.get(
-        f"/vnffm/v1/alarms?filter=(eq,managedObjectId,{inst_id})",
-        headers=FM,
-        validate=False,
-    )
-    assert resp.status_code == 200, resp.text
-    return [
-        a
-        for a in resp.json()
-        if not open_only or a["perceivedSeverity"] != "CLEARED"
-    ]
-
-
-def _heals(client, inst_id: str) -> list[dict]:
-    occs = client.get(
-        f"/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,{inst_id})"
-    ).json()
-    assert {o["vnfInstanceId"] for o in occs} <= {inst_id}
-    return [o for o in occs if o["operation"] == "HEAL"]
-
-
-def _cnf(nfvo, sim, autoheal: bool) -> cnf.Cnf:
-    dep, client, vnfd_id = nfvo
-    vnf = cnf.Cnf(client, vnfd_id, sim)
-    vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
-    if autoheal:
-        resp = client.call(
-            "PATCH",
-            f"/vnflcm/v2/vnf_instances/{vnf.id}",
-            json={"vnfConfigurableProperties": {"isAutohealEnabled": True}},
-            headers={"Content-Type": "application/merge-patch+json"},
-        )
-        assert resp.status_code == 202, resp.text
-        modify = resp.headers["Location"].rsplit("/", 1)[1]
-        assert vnf.wait(modify)["operationState"] == "COMPLETED"
-    return vnf
-
-
-def _by_vdu(vnf) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
-    for v in vnf.vnfcs():
-        out.setdefault(v["vduId"], []).append(v)
-    return out
+    tmp = tmp_path_factory.mktemp("cnf-convergence-" + request.param)
+    convergence = {"observe_interval": INTERVAL}
+    with cnf.nfvo(request.param, tmp, convergence) as got:
+        yield got
 
 
 def _paged(sim, path: str) -> int:
@@ -120,9 +47,9 @@ def test_not_ready_pod_alarm_and_one_pod_list_per_namespace(
     nfvo_observing, simk8s
 ):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s, autoheal=False)
+    vnf = cnf.instantiated(nfvo_observing, simk8s, autoheal=False)
     pods_path = f"/api/v1/namespaces/{vnf.namespace}/pods"
-    _until("a first observation", lambda: _paged(simk8s, pods_path) > 0)
+    cnf.until("a first observation", lambda: _paged(simk8s, pods_path) > 0)
     nodes0, pods0 = _paged(simk8s, "/api/v1/nodes"), _paged(simk8s, pods_path)
     time.sleep(INTERVAL * 3)
     nodes1, pods1 = _paged(simk8s, "/api/v1/nodes"), _paged(simk8s, pods_path)
@@ -131,13 +58,13 @@ def test_not_ready_pod_alarm_and_one_pod_list_per_namespace(
     # One pod list of this namespace per cycle (3 pods, page_size 1000),
     # not one per pod (a cycle may straddle a snapshot: +-1).
     assert abs((pods1 - pods0) - cycles) <= 1, (cycles, pods0, pods1)
-    assert _alarms(client, vnf.id) == []  # converged
+    assert cnf.alarms(client, vnf.id) == []  # converged
 
-    victim = _by_vdu(vnf)["VDU2"][0]["id"]
+    victim = cnf.by_vdu(vnf)["VDU2"][0]["id"]
     simk8s.control.crash_loop(vnf.namespace, victim)
     made = time.monotonic()
-    (alarm,) = _until(
-        "the NOT_READY alarm", lambda: _alarms(client, vnf.id), INTERVAL * 5
+    (alarm,) = cnf.until(
+        "the NOT_READY alarm", lambda: cnf.alarms(client, vnf.id), INTERVAL * 5
     )
     assert time.monotonic() - made < INTERVAL * 5
     assert alarm["faultType"] == "NOT_READY"
@@ -145,33 +72,33 @@ def test_not_ready_pod_alarm_and_one_pod_list_per_namespace(
     fault = alarm["rootCauseFaultyResource"]["faultyResource"]
     assert fault["resourceId"] == victim
     assert fault["vimLevelResourceType"] == "Deployment"
-    assert _heals(client, vnf.id) == []  # autoheal off
+    assert cnf.heals(client, vnf.id) == []  # autoheal off
 
     simk8s.control.crash_loop(vnf.namespace, victim, enabled=False)
-    _until(
+    cnf.until(
         "the alarm cleared",
-        lambda: _alarms(client, vnf.id) == [],
+        lambda: cnf.alarms(client, vnf.id) == [],
         INTERVAL * 5,
     )
-    (shown,) = _alarms(client, vnf.id, open_only=False)
+    (shown,) = cnf.alarms(client, vnf.id, open_only=False)
     assert shown["id"] == alarm["id"] and "alarmClearedTime" in shown
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
 
 
 def test_not_ready_node_alarms_its_vnfcs(nfvo_observing, simk8s):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s, autoheal=False)
-    vdu1 = _by_vdu(vnf)["VDU1"][0]
+    vnf = cnf.instantiated(nfvo_observing, simk8s, autoheal=False)
+    vdu1 = cnf.by_vdu(vnf)["VDU1"][0]
     node = vdu1["metadata"]["nodeName"]
     on_node = {
         v["id"] for v in vnf.vnfcs() if v["metadata"]["nodeName"] == node
     }
     simk8s.control.node_not_ready(node)
     try:
-        alarms = _until(
+        alarms = cnf.until(
             "HOST_DOWN alarms",
             lambda: (
-                (got := _alarms(client, vnf.id))
+                (got := cnf.alarms(client, vnf.id))
                 and len(got) == len(on_node)
                 and got
             ),
@@ -181,9 +108,9 @@ def test_not_ready_node_alarms_its_vnfcs(nfvo_observing, simk8s):
         assert {a["vnfcInstanceIds"][0] for a in alarms} == on_node
     finally:
         simk8s.control.node_ready(node)
-    _until(
+    cnf.until(
         "the alarms cleared",
-        lambda: _alarms(client, vnf.id) == [],
+        lambda: cnf.alarms(client, vnf.id) == [],
         INTERVAL * 5,
     )
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
@@ -191,32 +118,32 @@ def test_not_ready_node_alarms_its_vnfcs(nfvo_observing, simk8s):
 
 def test_pod_replaced_by_its_replicaset_is_adopted(nfvo_observing, simk8s):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s, autoheal=False)
+    vnf = cnf.instantiated(nfvo_observing, simk8s, autoheal=False)
     before = {v["id"] for v in vnf.vnfcs()}
-    victim = _by_vdu(vnf)["VDU2"][0]["id"]
+    victim = cnf.by_vdu(vnf)["VDU2"][0]["id"]
     vnf.core().delete_namespaced_pod(victim, vnf.namespace)
 
     def adopted():
         now = {v["id"] for v in vnf.vnfcs()}
         return now if victim not in now else None
 
-    now = _until("the new pod adopted", adopted, INTERVAL * 10)
+    now = cnf.until("the new pod adopted", adopted, INTERVAL * 10)
     (new,) = now - before
     assert now - {new} == before - {victim}
     assert set(vnf.pods()) == now
     (entry,) = [v for v in vnf.vnfcs() if v["id"] == new]
     assert entry["computeResource"]["resourceId"] == new
     assert entry["metadata"]["nodeName"] == vnf.pods()[new].spec.node_name
-    assert _alarms(client, vnf.id, open_only=False) == []
-    assert _heals(client, vnf.id) == []
+    assert cnf.alarms(client, vnf.id, open_only=False) == []
+    assert cnf.heals(client, vnf.id) == []
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
 
 
 def _automatic_heal(vnf, client, victim: str, others: dict[str, str]):
-    (heal,) = _until(
+    (heal,) = cnf.until(
         "an automatic heal",
         lambda: [
-            o for o in _heals(client, vnf.id) if o["isAutomaticInvocation"]
+            o for o in cnf.heals(client, vnf.id) if o["isAutomaticInvocation"]
         ],
         INTERVAL * 5,
     )
@@ -241,8 +168,8 @@ def test_autoheal_of_not_ready_pod_and_pod_on_not_ready_node(
     nfvo_observing, simk8s
 ):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s, autoheal=True)
-    victim = _by_vdu(vnf)["VDU2"][0]["id"]
+    vnf = cnf.instantiated(nfvo_observing, simk8s, autoheal=True)
+    victim = cnf.by_vdu(vnf)["VDU2"][0]["id"]
     others = {
         v["id"]: v["metadata"]["nodeName"]
         for v in vnf.vnfcs()
@@ -252,7 +179,7 @@ def test_autoheal_of_not_ready_pod_and_pod_on_not_ready_node(
     first, _ = _automatic_heal(vnf, client, victim, others)
 
     # Then the node of VDU1's pod goes NotReady.
-    vdu1 = _by_vdu(vnf)["VDU1"][0]
+    vdu1 = cnf.by_vdu(vnf)["VDU1"][0]
     node = vdu1["metadata"]["nodeName"]
     on_node = [
         v["id"] for v in vnf.vnfcs() if v["metadata"]["nodeName"] == node
@@ -264,11 +191,11 @@ def test_autoheal_of_not_ready_pod_and_pod_on_not_ready_node(
     }
     simk8s.control.node_not_ready(node)
     try:
-        (heal,) = _until(
+        (heal,) = cnf.until(
             "a second automatic heal",
             lambda: [
                 o
-                for o in _heals(client, vnf.id)
+                for o in cnf.heals(client, vnf.id)
                 if o["isAutomaticInvocation"] and o["id"] != first["id"]
             ],
             INTERVAL * 5,
@@ -293,6 +220,6 @@ def test_autoheal_of_not_ready_pod_and_pod_on_not_ready_node(
     finally:
         simk8s.control.node_ready(node)
     time.sleep(INTERVAL * 2)
-    assert len(_heals(client, vnf.id)) == 2  # converged: no third heal
-    assert _alarms(client, vnf.id, open_only=False) == []
+    assert len(cnf.heals(client, vnf.id)) == 2  # converged: no third heal
+    assert cnf.alarms(client, vnf.id, open_only=False) == []
     vnf.run("terminate", {"terminationType": "FORCEFUL"})

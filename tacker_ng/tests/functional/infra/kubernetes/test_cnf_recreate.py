@@ -32,84 +32,18 @@ from collections import Counter
 import pytest
 
 from tacker_ng.infra.kubernetes.state import OWNER
-from tacker_ng.packages import builder
-from tacker_ng.tests.functional import deployment, lcm_fixtures, services
 from tacker_ng.tests.functional.infra.kubernetes import cnf
 
 INTERVAL = 2
-FM = {"Version": "1.3.0"}
 
 
 @pytest.fixture(scope="module", params=["mariadb", "postgresql"])
 def nfvo_observing(request, tmp_path_factory):
     """(deployment, client, vnfdId), observer every INTERVAL seconds."""
-    tmp = tmp_path_factory.mktemp(f"cnf-recreate-{request.param}")
-    with (
-        services.scratch_database(request.param) as sql_url,
-        deployment.deploy(
-            tmp,
-            sql_url,
-            conductors=("cond-a",),
-            extra={
-                "kubernetes": cnf.KUBERNETES_OPTS,
-                "convergence": {"observe_interval": INTERVAL},
-            },
-        ) as dep,
-    ):
-        pkg = lcm_fixtures.onboard_via_api(
-            dep, builder.build_csar_bytes(cnf.SAMPLE), timeout=120
-        )
-        assert pkg["onboardingState"] == "ONBOARDED", pkg
-        yield dep, dep.client(), pkg["vnfdId"]
-
-
-def _until(what, check, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _alarms(client, inst_id: str, open_only: bool = True) -> list[dict]:
-    resp = client.get(
-        f"/vnffm/v1/alarms?filter=(eq,managedObjectId,{inst_id})",
-        headers=FM,
-        validate=False,
-    )
-    assert resp.status_code == 200, resp.text
-    return [
-        a
-        for a in resp.json()
-        if not open_only or a["perceivedSeverity"] != "CLEARED"
-    ]
-
-
-def _heals(client, inst_id: str) -> list[dict]:
-    occs = client.get(
-        f"/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,{inst_id})"
-        ";(eq,operation,HEAL)"
-    ).json()
-    return occs
-
-
-def _cnf(nfvo, sim, autoheal: bool = False) -> cnf.Cnf:
-    dep, client, vnfd_id = nfvo
-    vnf = cnf.Cnf(client, vnfd_id, sim)
-    vnf.run("instantiate", vnf.instantiate_body("instantiation_level_1"))
-    if autoheal:
-        resp = client.call(
-            "PATCH",
-            f"/vnflcm/v2/vnf_instances/{vnf.id}",
-            json={"vnfConfigurableProperties": {"isAutohealEnabled": True}},
-            headers={"Content-Type": "application/merge-patch+json"},
-        )
-        assert resp.status_code == 202, resp.text
-        modify = resp.headers["Location"].rsplit("/", 1)[1]
-        assert vnf.wait(modify)["operationState"] == "COMPLETED"
-    return vnf
+    tmp = tmp_path_factory.mktemp("cnf-recreate-" + request.param)
+    convergence = {"observe_interval": INTERVAL}
+    with cnf.nfvo(request.param, tmp, convergence) as got:
+        yield got
 
 
 def _apps(vnf):
@@ -153,10 +87,10 @@ def _levels(vnf) -> dict[str, int]:
 
 def _missing_alarms(client, vnf, vnfc_ids: set[str]) -> list[dict]:
     """Wait for one MISSING alarm per VNFC of ``vnfc_ids``."""
-    return _until(
+    return cnf.until(
         "the MISSING alarms",
         lambda: (
-            (got := _alarms(client, vnf.id))
+            (got := cnf.alarms(client, vnf.id))
             and {a["vnfcInstanceIds"][0] for a in got} == vnfc_ids
             and got
         ),
@@ -168,7 +102,7 @@ def test_deleted_deployment_back_at_its_scale_level_by_a_vnfc_heal(
     nfvo_observing, simk8s
 ):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s)
+    vnf = cnf.instantiated(nfvo_observing, simk8s)
     vnf.run("scale", {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"})
     assert _levels(vnf)["vdu2_aspect"] == 1
     vdu1, vdu2 = _ids(vnf, "VDU1"), _ids(vnf, "VDU2")
@@ -180,7 +114,7 @@ def test_deleted_deployment_back_at_its_scale_level_by_a_vnfc_heal(
     alarms = _missing_alarms(client, vnf, vdu2)
     assert {a["faultType"] for a in alarms} == {"MISSING"}
     assert _deployment(vnf, "vdu2") is None
-    assert _heals(client, vnf.id) == []  # autoheal off
+    assert cnf.heals(client, vnf.id) == []  # autoheal off
 
     victim = sorted(vdu2)[0]
     occ = vnf.run("heal", {"vnfcInstanceId": [victim]})
@@ -195,12 +129,12 @@ def test_deleted_deployment_back_at_its_scale_level_by_a_vnfc_heal(
     pods = vnf.pods()
     assert set(pods) == new | vdu1
     assert cnf.zones_of(vnf.vnfcs(), "VDU2") == ["host-a", "host-b", "host-c"]
-    _until(
+    cnf.until(
         "every alarm cleared",
-        lambda: _alarms(client, vnf.id) == [],
+        lambda: cnf.alarms(client, vnf.id) == [],
         INTERVAL * 5,
     )
-    cleared = _alarms(client, vnf.id, open_only=False)
+    cleared = cnf.alarms(client, vnf.id, open_only=False)
     assert {a["id"] for a in cleared} == {a["id"] for a in alarms}
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
     assert not vnf.namespace_exists()
@@ -208,7 +142,7 @@ def test_deleted_deployment_back_at_its_scale_level_by_a_vnfc_heal(
 
 def test_deleted_namespace_back_by_a_whole_vnf_heal(nfvo_observing, simk8s):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s)
+    vnf = cnf.instantiated(nfvo_observing, simk8s)
     before = _ids(vnf)
     shapes = {n: _shape(_deployment(vnf, n)) for n in ("vdu1", "vdu2")}
     simk8s.kubectl("delete", "namespace", vnf.namespace, "--wait=false")
@@ -221,12 +155,12 @@ def test_deleted_namespace_back_by_a_whole_vnf_heal(nfvo_observing, simk8s):
     assert Counter(v["vduId"] for v in vnf.vnfcs()) == {"VDU1": 1, "VDU2": 2}
     assert not after & before and set(vnf.pods()) == after
     assert _changes(occ) == {"REMOVED": before, "ADDED": after}
-    _until(
+    cnf.until(
         "every alarm cleared",
-        lambda: _alarms(client, vnf.id) == [],
+        lambda: cnf.alarms(client, vnf.id) == [],
         INTERVAL * 5,
     )
-    assert len(_alarms(client, vnf.id, open_only=False)) == len(alarms)
+    assert len(cnf.alarms(client, vnf.id, open_only=False)) == len(alarms)
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
     assert not vnf.namespace_exists()
 
@@ -240,7 +174,7 @@ def test_failed_heal_rolls_back_then_the_observer_converges(
     nfvo_observing, simk8s
 ):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s)
+    vnf = cnf.instantiated(nfvo_observing, simk8s)
     (old,) = _ids(vnf, "VDU1")
     record = vnf.instance()["instantiatedVnfInfo"]["vnfcResourceInfo"]
     simk8s.kubectl("delete", "deployment", "vdu1", "-n", vnf.namespace)
@@ -266,30 +200,30 @@ def test_failed_heal_rolls_back_then_the_observer_converges(
         now = _ids(vnf, "VDU1")
         return now if old not in now else None
 
-    (new,) = _until("the new pod adopted", adopted, INTERVAL * 10)
+    (new,) = cnf.until("the new pod adopted", adopted, INTERVAL * 10)
     assert set(vnf.pods()) == _ids(vnf)
-    _until(
+    cnf.until(
         "the alarm cleared",
-        lambda: _alarms(client, vnf.id) == [],
+        lambda: cnf.alarms(client, vnf.id) == [],
         INTERVAL * 5,
     )
-    (shown,) = _alarms(client, vnf.id, open_only=False)
+    (shown,) = cnf.alarms(client, vnf.id, open_only=False)
     assert shown["id"] == alarm["id"]
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
 
 
 def test_autoheal_recreates_a_deleted_deployment(nfvo_observing, simk8s):
     dep, client, _ = nfvo_observing
-    vnf = _cnf(nfvo_observing, simk8s, autoheal=True)
+    vnf = cnf.instantiated(nfvo_observing, simk8s, autoheal=True)
     vnf.run("scale", {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"})
     vdu1, vdu2 = _ids(vnf, "VDU1"), _ids(vnf, "VDU2")
     made = _shape(_deployment(vnf, "vdu2"))
     simk8s.kubectl("delete", "deployment", "vdu2", "-n", vnf.namespace)
 
-    (heal,) = _until(
+    (heal,) = cnf.until(
         "an automatic heal",
         lambda: [
-            o for o in _heals(client, vnf.id) if o["isAutomaticInvocation"]
+            o for o in cnf.heals(client, vnf.id) if o["isAutomaticInvocation"]
         ],
         INTERVAL * 10,
     )
@@ -304,6 +238,6 @@ def test_autoheal_recreates_a_deleted_deployment(nfvo_observing, simk8s):
     assert set(vnf.pods()) == new | vdu1
     assert _levels(vnf)["vdu2_aspect"] == 1
     time.sleep(INTERVAL * 2)
-    assert len(_heals(client, vnf.id)) == 1  # converged: no second heal
-    assert _alarms(client, vnf.id, open_only=False) == []
+    assert len(cnf.heals(client, vnf.id)) == 1  # converged: no second heal
+    assert cnf.alarms(client, vnf.id, open_only=False) == []
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
