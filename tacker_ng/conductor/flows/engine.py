@@ -14,8 +14,9 @@ taskflow opens a persistence connection for every atom state it saves,
 and its connection builds new Table objects each time; SQLAlchemy then
 adapts the column types and compiles every statement again (its cache is
 keyed by the tables). Our connections share one set of tables per
-process (:func:`_schema`): about 15 times less CPU per save, measured
-on the conductor's profile where flow persistence was a quarter of it.
+process (:func:`_schema`): about 15 times less CPU per save in a
+micro-benchmark; flow persistence was a quarter of a busy conductor's
+profile (py-spy).
 """
 
 from __future__ import annotations
@@ -96,8 +97,9 @@ def _schema() -> tuple[Any, Any, Any]:
 
 class _Connection(impl_sqlalchemy.Connection):
     """taskflow's connection with its writers under our deadlock retry,
-    on the process's shared tables (tests/unit/conductor/flows check
-    that it sets every attribute taskflow's own ``__init__`` does)."""
+    on the process's shared tables (tests/unit/lcm/test_flow_engine.py
+    checks that it sets every attribute taskflow's own ``__init__``
+    does)."""
 
     def __init__(self, backend: Any, upgrade_lock: Any) -> None:
         # Not super().__init__: it would build the tables again.

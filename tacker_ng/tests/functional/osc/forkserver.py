@@ -150,25 +150,36 @@ def serve_socket(path: str) -> None:
     while True:
         conn, _ = server.accept()
         with conn:
-            data, stdio, _, _ = socket.recv_fds(conn, 1 << 16, 3)
-            size = int.from_bytes(data[:4], "big")
-            while len(data) < 4 + size:
-                more = conn.recv(1 << 16)
-                if not more:
-                    break
-                data += more
-            req = json.loads(data[4 : 4 + size])
-            sys.stdout.flush()
-            sys.stderr.flush()
-            pid = os.fork()
-            if pid == 0:
-                server.close()
-                conn.close()
-                _child(req, stdio)
-            for fd in stdio:
-                os.close(fd)
-            rc = _wait(pid, req.get("timeout", 3600))
-            conn.sendall(str(255 if rc is None else rc & 0xFF).encode())
+            try:
+                _serve_one(server, conn)
+            except (OSError, ValueError) as exc:  # a client gone mid-way
+                print(f"forkserver: {exc!r}", file=sys.stderr)
+
+
+def _serve_one(server: socket.socket, conn: socket.socket) -> None:
+    data, stdio, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    try:
+        size = int.from_bytes(data[:4], "big")
+        while len(data) < 4 + size:
+            more = conn.recv(1 << 16)
+            if not more:
+                raise ValueError("request cut short")
+            data += more
+        req = json.loads(data[4 : 4 + size])
+        if len(stdio) != 3:
+            raise ValueError(f"{len(stdio)} descriptors, not 3")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            server.close()
+            conn.close()
+            _child(req, stdio)
+    finally:
+        for fd in stdio:
+            os.close(fd)
+    rc = _wait(pid, req.get("timeout", 3600))
+    conn.sendall(str(255 if rc is None else rc & 0xFF).encode())
 
 
 class _Client:
