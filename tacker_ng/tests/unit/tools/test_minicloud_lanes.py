@@ -124,3 +124,11 @@ def test_units_run_longest_first_unknown_ones_early():
     got = lanes.order(["short.py", "mid.py", "new.py", "long.py"], costs)
     assert got == ["long.py", "new.py", "mid.py", "short.py"]
     assert lanes.order(["b", "a"], {}) == ["b", "a"]  # ties: as collected
+
+
+def test_tests_of_a_split_module_are_units_of_their_own():
+    (module,) = lanes.SPLIT
+    one, two = f"{module}::test_one", f"{module}::test_two[p]"
+    assert lanes.unit_of(one) == one
+    assert lanes.unit_of(two) == two
+    assert (lanes.Path(lanes.__file__).parents[3] / module).is_file()
