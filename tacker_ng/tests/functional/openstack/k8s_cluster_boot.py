@@ -15,7 +15,8 @@ The poll starts every ``interval`` seconds and backs off to
 ``max_interval`` while nothing changes (a poll is a nested Heat resource
 list and a Nova show per server: at a fixed 0.5 s, for the whole story,
 it was a good part of minicloud's load beside the lanes); a change (a
-server added, gone or turned ACTIVE) starts it short again. The
+body made for a server gone ACTIVE, or removed with its server) starts
+it short again. The
 conductor's SSH retries (test_k8s_cluster_conductor.SSH) outlast the
 longest interval.
 """
