@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from kubernetes import client as k8s
 
 from tacker_ng.packages import builder
 from tacker_ng.tests.functional import deployment, lcm_fixtures, services
+from tacker_ng.tests.functional import processes as procs
 
 REPO = Path(__file__).resolve().parents[5]
 SAMPLE = REPO / "samples" / "vnf_packages" / "cnf_deployment"
@@ -187,13 +187,7 @@ def zones_of(vnfcs: list[dict[str, Any]], vdu: str) -> list[str]:
 
 def until(what: str, check, timeout: float = 30) -> Any:
     """``check()``'s first truthy value, polled every 0.3 s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}")
+    return procs.wait_for(check, timeout, what, interval=0.3)
 
 
 def alarms(client, inst_id: str, open_only: bool = True) -> list[dict]:
