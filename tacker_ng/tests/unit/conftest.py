@@ -4,7 +4,16 @@ import pytest
 import webtest
 
 from tacker_ng.api import app as api_app
+from tacker_ng.infra.openstack import auth_cache
 from tacker_ng.tests import fixtures
+
+
+@pytest.fixture(autouse=True)
+def _fresh_vim_tokens():
+    """No test sees a Keystone token an earlier test's fake VIM issued."""
+    auth_cache.clear()
+    yield
+    auth_cache.clear()
 
 
 @pytest.fixture
