@@ -25,7 +25,7 @@ the 2 cores too), and ``TACKER_NG_TEST_GATE=path`` makes it hold its
 last worker idle until ``path`` exists (if it never does, the other
 workers run every unit and the held one ends unused).
 tools/run-functional.sh gates the services half's last worker on the
-minicloud half's idle flag when TACKER_NG_TEST_SERVICE_WORKERS >= 2.
+minicloud half's idle flag when TACKER_NG_TEST_SERVICE_GATED=1.
 
 ``TACKER_NG_LANE_COSTS=path`` makes the controller write the measured
 cost of every unit of this run to ``path`` (merged into what is there).
