@@ -20,10 +20,23 @@ from tacker_ng.tests.unit.lcm.test_failures import (
 ATOMS = ["grant", "processing", "start_hook", "driver", "end_hook", "finish"]
 
 
-def _atoms(occ_id: str) -> dict[str, str]:
-    with flow_engine.connection() as (_, conn):
-        flow = conn.get_logbook(occ_id).find(flow_engine.flow_id(occ_id))
-        return {atom.name: atom.state for atom in flow}
+#: Atom states a running engine passes through.
+MOVING = {states.RUNNING, states.REVERTING}
+
+
+def _atoms(occ_id: str, settle: float = 10.0) -> dict[str, str]:
+    """Atom name -> state once no atom is running or reverting. The op
+    occ's final state is written by an atom (``finish``) or a revert; the
+    engine saves that atom's own end state just after, so a test that saw
+    the op occ end may read the atom still RUNNING for a moment."""
+    deadline = time.monotonic() + settle
+    while True:
+        with flow_engine.connection() as (_, conn):
+            flow = conn.get_logbook(occ_id).find(flow_engine.flow_id(occ_id))
+            atoms = {atom.name: atom.state for atom in flow}
+        if not MOVING & set(atoms.values()) or time.monotonic() > deadline:
+            return atoms
+        time.sleep(0.02)
 
 
 def _set_atom(occ_id: str, name: str, atom_state: str) -> None:
