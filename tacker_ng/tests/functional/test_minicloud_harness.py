@@ -179,6 +179,16 @@ def _wait_volume(bs, volume_id: str, status: str, timeout: float = 60):
         time.sleep(0.5)
 
 
+def _wait_nova_detached(compute, server_id: str, volume_id: str, timeout=60):
+    """Until Nova lists no attachment of the volume on the server."""
+    deadline = time.monotonic() + timeout
+    while any(
+        a.volume_id == volume_id for a in compute.volume_attachments(server_id)
+    ):
+        assert time.monotonic() < deadline, f"{volume_id} still on {server_id}"
+        time.sleep(0.5)
+
+
 def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
     cloud = minicloud_clean
     heat = cloud.heat()
@@ -210,6 +220,10 @@ def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
     assert answer.status_code == 202, answer.text
     _wait_volume(bs, volume.id, "available")
     assert disk.read_text() == "before"
+    # Cinder shows the volume available a moment before Nova removes the
+    # server's block device mapping, and Nova refuses an attach until then
+    # ("already attached to instances"; seen under load): wait for Nova.
+    _wait_nova_detached(sdk.compute, out["server"], volume.id)
     # Nova's attachment id is the volume id, so Heat's attachment holds.
     sdk.compute.create_volume_attachment(out["server"], volume_id=volume.id)
     _wait_volume(bs, volume.id, "in-use")
