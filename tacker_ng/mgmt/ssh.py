@@ -302,9 +302,7 @@ class SshExecutor:
         try:
             channel.exec_command(command)
             if stdin:
-                channel.sendall(
-                    stdin.encode() if isinstance(stdin, str) else stdin
-                )
+                _feed(channel, stdin, self.where)
             channel.shutdown_write()
             out, err, done = _collect(channel, timeout)
             # -1: the connection closed without an exit status.
@@ -350,6 +348,21 @@ class SshExecutor:
             )
         LOG.info("SSH %s: %s exited with %d", self.where, shown, status)
         return result
+
+
+def _feed(channel: paramiko.Channel, stdin: str | bytes, where: str) -> None:
+    """Write ``stdin`` to the command. A command may end without reading
+    it all (a script failing its preflight check): the closed channel is
+    then no error of its own, the exit status and output tell what
+    happened (a connection that really broke ends without a status)."""
+    try:
+        channel.sendall(stdin.encode() if isinstance(stdin, str) else stdin)
+    except OSError as exc:
+        if not channel.closed:
+            raise
+        LOG.debug(
+            "SSH %s: the command ended before its input (%s)", where, exc
+        )
 
 
 def _collect(

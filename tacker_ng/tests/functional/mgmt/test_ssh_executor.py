@@ -138,6 +138,23 @@ def test_failing_command_carries_exit_status_and_output_tail(sshd):
     assert result.exit_status == 4
 
 
+def test_command_that_ends_before_reading_its_input_fails_with_its_tail(
+    sshd,
+):
+    """A script failing before it reads its standard input (a worker's
+    join token arrives there) is a CommandFailed with its status and
+    output, not a connection cut off: the rest of the input meets a
+    closed channel (4 MB: more than SSH's window, so it always does)."""
+    script = "echo 'preflight: swap is on' >&2; exit 3"
+    with _key_executor(sshd) as executor:
+        with pytest.raises(ssh_errors.CommandFailed) as err:
+            executor.run(["sh", "-c", script], stdin="t" * 4_000_000)
+        # The session goes on.
+        assert executor.run(["true"]).exit_status == 0
+    assert err.value.exit_status == 3
+    assert "preflight: swap is on" in err.value.tail
+
+
 def test_command_outliving_its_timeout_fails(sshd):
     with _key_executor(sshd) as executor:
         started = time.monotonic()
