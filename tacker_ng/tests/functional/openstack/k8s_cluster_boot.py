@@ -16,7 +16,8 @@ The poll starts every ``interval`` seconds and backs off to
 server gone ACTIVE, or removed with its server) starts it short again.
 A poll is ONE Nova listing of the project the stack's servers live in;
 Heat's nested resource list (which servers are the stack's) is asked
-only when that project's set of servers changed. Before: a nested Heat
+only when that listing changed (a server came or went, or one Heat had
+not claimed changed status). Before: a nested Heat
 resource list and a Nova show per server on every poll - each show two
 Neutron calls more (Nova adds the security groups) - a third of Nova's
 and Neutron's requests while this story ran beside the other lanes. The
