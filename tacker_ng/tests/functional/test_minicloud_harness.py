@@ -14,6 +14,7 @@ import pytest
 from novaclient import exceptions as nova_exc
 
 from tacker_ng.infra.openstack import driver as openstack_driver
+from tacker_ng.tests.functional import processes as procs
 from tacker_ng.tests.functional.fixtures.minicloud_api import MiniCloud
 from tacker_ng.tests.functional.openstack import env
 
@@ -179,16 +180,6 @@ def _wait_volume(bs, volume_id: str, status: str, timeout: float = 60):
         time.sleep(0.5)
 
 
-def _wait_nova_detached(compute, server_id: str, volume_id: str, timeout=60):
-    """Until Nova lists no attachment of the volume on the server."""
-    deadline = time.monotonic() + timeout
-    while any(
-        a.volume_id == volume_id for a in compute.volume_attachments(server_id)
-    ):
-        assert time.monotonic() < deadline, f"{volume_id} still on {server_id}"
-        time.sleep(0.5)
-
-
 def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
     cloud = minicloud_clean
     heat = cloud.heat()
@@ -223,7 +214,15 @@ def test_heat_attaches_volume_and_cinder_reverts_it(minicloud_clean):
     # Cinder shows the volume available a moment before Nova removes the
     # server's block device mapping, and Nova refuses an attach until then
     # ("already attached to instances"; seen under load): wait for Nova.
-    _wait_nova_detached(sdk.compute, out["server"], volume.id)
+    procs.wait_for(
+        lambda: all(
+            a.volume_id != volume.id
+            for a in sdk.compute.volume_attachments(out["server"])
+        ),
+        60,
+        f"Nova to release volume {volume.id}",
+        interval=0.5,
+    )
     # Nova's attachment id is the volume id, so Heat's attachment holds.
     sdk.compute.create_volume_attachment(out["server"], volume_id=volume.id)
     _wait_volume(bs, volume.id, "in-use")

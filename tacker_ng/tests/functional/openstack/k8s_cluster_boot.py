@@ -104,15 +104,16 @@ class Boot(threading.Thread):
                 search_opts={"all_tenants": True, "project_id": self._project}
             )
         }
-        unclaimed = {
-            i: s.status for i, s in listing.items() if i not in self._mine
-        }
-        if set(listing) != self._listed or unclaimed != self._unclaimed:
-            self._mine = set(self.server_ids())
-            self._listed = set(listing)
-            self._unclaimed = {
+
+        def unclaimed() -> dict[str, str]:
+            return {
                 i: s.status for i, s in listing.items() if i not in self._mine
             }
+
+        if set(listing) != self._listed or unclaimed() != self._unclaimed:
+            self._mine = set(self.server_ids())
+            self._listed = set(listing)
+            self._unclaimed = unclaimed()
         return [s for i, s in listing.items() if i in self._mine]
 
     def sync_once(self) -> bool:
