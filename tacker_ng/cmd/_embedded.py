@@ -24,17 +24,28 @@ def ensure_admin_credentials(conf: cfg.ConfigOpts) -> str | None:
     """Create the htpasswd and password file on first start.
 
     Returns the path of the password file, or None when basic auth is not
-    in use or the operator manages the htpasswd file.
+    in use or the operator manages the htpasswd file. While the generated
+    login is in use, its ``admin`` user is admin by default (the other
+    users of http_basic are not: ``[api] http_basic_admin_users``).
     """
     if conf.api.auth_strategy != "http_basic":
         return None
     htpasswd = conf.oslo_middleware.http_basic_auth_user_file
     password_file = os.path.join(conf.state_path, "admin-password")
     if os.path.exists(htpasswd):
-        return password_file if os.path.exists(password_file) else None
+        if not os.path.exists(password_file):
+            return None
+        _admin_by_default(conf)
+        return password_file
     password = secrets.token_urlsafe(18)
     digest = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=10))
     os.makedirs(os.path.dirname(htpasswd), mode=0o700, exist_ok=True)
     _write_private(password_file, password + "\n")
     _write_private(htpasswd, f"{ADMIN_USER}:{digest.decode()}\n")
+    _admin_by_default(conf)
     return password_file
+
+
+def _admin_by_default(conf: cfg.ConfigOpts) -> None:
+    # A default, not an override: a configured list still wins.
+    conf.set_default("http_basic_admin_users", [ADMIN_USER], group="api")

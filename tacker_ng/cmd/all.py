@@ -9,11 +9,13 @@ import sys
 import threading
 
 from cheroot import wsgi as cheroot_wsgi
+from cheroot.ssl import builtin as cheroot_ssl
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import rpc, service
 from tacker_ng.api import app as api_app
+from tacker_ng.auth import tls
 from tacker_ng.cmd import _embedded, _signals
 from tacker_ng.cmd import api as api_cmd
 from tacker_ng.conductor import service as conductor_service
@@ -25,7 +27,8 @@ LOG = logging.getLogger(__name__)
 def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
     """What an operator needs to start using the service."""
     host = conf.api.host_ip
-    url = f"http://{f'[{host}]' if ':' in host else host}:{conf.api.port}"
+    scheme = "https" if tls.enabled(conf) else "http"
+    url = f"{scheme}://{f'[{host}]' if ':' in host else host}:{conf.api.port}"
     lines = [
         f"tacker-ng is serving {url}/ (API and conductor in one process)",
         f"  database:  {conf.database.connection}",
@@ -46,6 +49,10 @@ def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     conf = service.prepare_service(sys.argv[1:] if argv is None else argv)
+    try:
+        tls.check_files(conf)
+    except ValueError as exc:
+        sys.exit(f"tacker-ng-all: {exc}")
     password_file = _embedded.ensure_admin_credentials(conf)
     migration.upgrade()
     conductor = conductor_service.ConductorService(conf)
@@ -56,6 +63,13 @@ def main(argv: list[str] | None = None) -> None:
         numthreads=conf.api.threads,
         server_name="tacker-ng-all",
     )
+    context = tls.server_context(conf)
+    if context is not None:
+        adapter = cheroot_ssl.BuiltinSSLAdapter(
+            conf.api.ssl_cert_file, conf.api.ssl_key_file or None
+        )
+        adapter.context = context
+        server.ssl_adapter = adapter
     try:
         server.prepare()
     except OSError as exc:

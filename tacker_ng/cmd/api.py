@@ -1,5 +1,6 @@
 """tacker-ng-api: the REST API under gunicorn (pre-fork, threaded workers)."""
 
+import ssl
 import sys
 
 from gunicorn.app import base as gunicorn_base
@@ -8,6 +9,7 @@ from oslo_log import log as logging
 
 from tacker_ng import service
 from tacker_ng.api import app as api_app
+from tacker_ng.auth import tls
 from tacker_ng.cmd import conductor as conductor_cmd
 from tacker_ng.db import api as db_api
 
@@ -40,8 +42,24 @@ class ApiServer(gunicorn_base.BaseApplication):
             "accesslog": None,
             "post_fork": _post_fork,
         }
+        if tls.enabled(self.conf):
+            settings.update(
+                {
+                    "certfile": api.ssl_cert_file,
+                    "keyfile": api.ssl_key_file or api.ssl_cert_file,
+                    "ssl_context": self._ssl_context,
+                }
+            )
         for key, value in settings.items():
             self.cfg.set(key, value)
+
+    def _ssl_context(self, config, default_factory) -> ssl.SSLContext:
+        """gunicorn's hook: the same context tacker-ng-all serves with
+        (TLS 1.2+, client certificates required with a client CA)."""
+        context = tls.server_context(self.conf)
+        if context is None:  # pragma: no cover - only called with TLS
+            return default_factory()
+        return context
 
     def load(self):
         return api_app.build_wsgi_app(self.conf)
@@ -52,14 +70,29 @@ def _post_fork(server, worker) -> None:
     db_api.dispose()
 
 
+def _scheme(conf: cfg.ConfigOpts) -> str:
+    if not tls.enabled(conf):
+        return "http"
+    return (
+        "https, client certificates required"
+        if (conf.api.ssl_client_ca_file)
+        else "https"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     conf = service.prepare_service(sys.argv[1:] if argv is None else argv)
     conductor_cmd.check_shared_transport(conf, "tacker-ng-api")
     conductor_cmd.check_schema("tacker-ng-api")
+    try:
+        tls.check_files(conf)
+    except ValueError as exc:
+        sys.exit(f"tacker-ng-api: {exc}")
     db_api.dispose()
     LOG.info(
-        "tacker-ng-api listening on %s with %d workers",
+        "tacker-ng-api listening on %s (%s) with %d workers",
         bind_address(conf.api.host_ip, conf.api.port),
+        _scheme(conf),
         conf.api.workers,
     )
     ApiServer(conf).run()

@@ -9,6 +9,7 @@ from oslo_upgradecheck import common_checks, upgradecheck
 
 from tacker_ng import conf as tconf
 from tacker_ng import context, policies, release_mappings, rpc, service
+from tacker_ng.auth import privilege
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.db import migration
 from tacker_ng.db.types import utcnow
@@ -76,9 +77,17 @@ class Checks(upgradecheck.UpgradeCommands):
             )
         return Result(Code.SUCCESS)
 
+    def _check_privilege(self) -> Result:
+        """Least privilege: no strategy may make every caller admin."""
+        problem = privilege.everyone_admin(cfg.CONF)
+        if problem:
+            return Result(Code.WARNING, problem)
+        return Result(Code.SUCCESS)
+
     _upgrade_checks = (
         ("Database schema", _check_schema),
         ("Message bus", _check_transport),
+        ("API privileges", _check_privilege),
         ("Conductors", _check_conductors),
         ("RPC versions", _check_rpc_versions),
         ("Policy file", (common_checks.check_policy_json, {"conf": cfg.CONF})),

@@ -18,6 +18,7 @@ SECTION_MODULES: tuple[str, ...] = (
     "conductor",
     "convergence",
     "coordination",
+    "external_oauth2",
     "kubernetes",
     "mgmt_ssh",
     "nfvo",

@@ -2,7 +2,13 @@
 
 from oslo_config import cfg
 
-AUTH_STRATEGIES = ("noauth", "http_basic", "keystone")
+AUTH_STRATEGIES = (
+    "noauth",
+    "http_basic",
+    "keystone",
+    "oauth2",
+    "external_oauth2",
+)
 
 opts = [
     cfg.HostAddressOpt(
@@ -47,6 +53,19 @@ opts = [
                 "Keystone tokens checked by keystonemiddleware "
                 "(configure [keystone_authtoken]).",
             ),
+            (
+                "oauth2",
+                "OAuth 2.0 bearer tokens from Keystone's token endpoint "
+                "(/v3/OS-OAUTH2/token, client credentials of an "
+                "application credential), checked by keystonemiddleware "
+                "(configure [keystone_authtoken]).",
+            ),
+            (
+                "external_oauth2",
+                "OAuth 2.0 bearer tokens of another authorization server, "
+                "checked by RFC 7662 introspection (configure "
+                "[external_oauth2]).",
+            ),
         ],
         help="How API callers are authenticated.",
     ),
@@ -57,13 +76,52 @@ opts = [
     ),
     cfg.ListOpt(
         "http_basic_roles",
-        default=["admin", "member", "reader"],
-        help="Roles given to a user authenticated by HTTP basic auth.",
+        default=["member", "reader"],
+        help="Roles given to a user authenticated by HTTP basic auth "
+        "(admin only to the users in http_basic_admin_users). Putting "
+        "admin here makes every user an admin of every project; "
+        "tacker-ng-status upgrade check warns about it.",
+    ),
+    cfg.ListOpt(
+        "http_basic_admin_users",
+        default=[],
+        help="HTTP basic users who are also admin (see every project, "
+        "manage conductors and reservation hosts). tacker-ng-all makes "
+        "the admin user it generates one of them.",
+    ),
+    cfg.DictOpt(
+        "http_basic_user_projects",
+        default={},
+        help="user:project_id pairs: the project each HTTP basic user "
+        "acts in; users not listed act in http_basic_project_id.",
     ),
     cfg.StrOpt(
         "http_basic_project_id",
         default="default",
         help="Project (tenant) id that HTTP basic and noauth callers act in.",
+    ),
+    cfg.BoolOpt(
+        "oauth2_require_bound_tokens",
+        default=False,
+        help="With auth_strategy oauth2 or external_oauth2, refuse access "
+        "tokens that are not bound to the client's TLS certificate "
+        "(RFC 8705). Bound tokens are always refused with any other "
+        "certificate.",
+    ),
+    cfg.StrOpt(
+        "ssl_cert_file",
+        help="PEM certificate (chain) of the API server. When set, the "
+        "API serves HTTPS only.",
+    ),
+    cfg.StrOpt(
+        "ssl_key_file",
+        help="PEM private key of ssl_cert_file (if not in that file).",
+    ),
+    cfg.StrOpt(
+        "ssl_client_ca_file",
+        help="PEM CA bundle for mutual TLS: when set, every client must "
+        "present a certificate signed by one of these CAs, or the TLS "
+        "handshake fails. Needs ssl_cert_file.",
     ),
     cfg.URIOpt(
         "public_endpoint",

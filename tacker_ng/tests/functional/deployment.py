@@ -38,9 +38,11 @@ class SolClient:
     """requests against /vnflcm/v2 (and /grant/v1) with auth + Version,
     SOL003-checked."""
 
-    def __init__(self, url: str, auth: dict[str, str]) -> None:
+    def __init__(self, url: str, auth: dict[str, str], **requests_kw) -> None:
         self.url = url
         self.headers = {**auth, **V}
+        #: e.g. ``verify`` and ``cert`` for an API that serves mutual TLS
+        self.requests_kw = requests_kw
 
     def call(
         self, method, path, json=None, validate=True, headers=None, **kw
@@ -52,7 +54,7 @@ class SolClient:
             timeout=30,
             headers={**self.headers, **(headers or {})},
             allow_redirects=False,
-            **kw,
+            **{**self.requests_kw, **kw},
         )
         if validate and path.startswith(("/vnflcm/v2", "/grant/v1/")):
             body = resp.json() if resp.content else None
@@ -175,11 +177,18 @@ def deploy(
     conductors: tuple[str, ...] = ("cond-a", "cond-b"),
     extra: dict[str, dict[str, object]] | None = None,
     api_workers: int = 2,
+    http_kw: dict | None = None,
 ) -> Iterator[Deployment]:
-    """Run the deployment for the duration of the ``with`` block."""
+    """Run the deployment for the duration of the ``with`` block.
+
+    ``http_kw`` (requests' ``verify``, ``cert``) lets the start-up probe
+    reach an API that serves (mutual) TLS.
+    """
     services.require("rabbitmq")
     run_id = uuid.uuid4().hex[:10]
     port = services.free_port()
+    tls = bool((extra or {}).get("api", {}).get("ssl_cert_file"))
+    scheme = "https" if tls else "http"
     htpasswd = tmp_path / "htpasswd"
     digest = bcrypt.hashpw(b"op-pass", bcrypt.gensalt(rounds=4)).decode()
     htpasswd.write_text(f"operator:{digest}\n")
@@ -198,7 +207,9 @@ def deploy(
             "port": port,
             "workers": api_workers,
             "auth_strategy": "http_basic",
-            "public_endpoint": f"http://127.0.0.1:{port}",
+            # The tests' operator administers; other users are members.
+            "http_basic_admin_users": "operator",
+            "public_endpoint": f"{scheme}://127.0.0.1:{port}",
         },
         "oslo_middleware": {"http_basic_auth_user_file": htpasswd},
         "conductor": {
@@ -258,8 +269,8 @@ def deploy(
             env=env,
         )
         started.append(api)
-        url = f"http://127.0.0.1:{port}"
-        procs.wait_http(f"{url}/", api)
+        url = f"{scheme}://127.0.0.1:{port}"
+        procs.wait_http(f"{url}/", api, **(http_kw or {}))
         wait_serving(sql_url, running)
         yield Deployment(
             url=url,
