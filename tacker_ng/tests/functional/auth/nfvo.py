@@ -4,20 +4,23 @@ on the fake VIM, every call with the caller's own authorization."""
 
 from __future__ import annotations
 
+import uuid
+
 from tacker_ng import context as tcontext
 from tacker_ng.tests import fixtures, lcm_packages
 from tacker_ng.tests.functional import deployment, lcm_fixtures
 
 
 def onboard(dep: deployment.Deployment, project_id: str) -> dict:
-    """The sample package, onboarded into ``project_id``."""
+    """The sample package, onboarded into ``project_id`` (a vnfdId of its
+    own: vnfdIds are unique across projects)."""
     with (
         fixtures.config(str(dep.state_path)),
         fixtures.database(dep.sql_url, migrate=False),
     ):
         return lcm_packages.onboard(
             tcontext.get_admin_context(),
-            lcm_packages.build(),
+            lcm_packages.build(str(uuid.uuid4())),
             project_id=project_id,
         )
 

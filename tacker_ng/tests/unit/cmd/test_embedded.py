@@ -44,3 +44,27 @@ def test_banner_says_how_to_log_in(conf, tmp_path):
     assert "http://127.0.0.1:9890/" in text
     assert f"password in {tmp_path}/admin-password" in text
     assert "curl -u admin:" in text
+
+
+def test_generated_admin_stays_admin_other_users_do_not(conf, tmp_path):
+    conf.set_override("auth_strategy", "http_basic", group="api")
+    assert conf.api.http_basic_admin_users == []
+    _embedded.ensure_admin_credentials(conf)
+    assert conf.api.http_basic_admin_users == ["admin"]
+    assert "admin" not in conf.api.http_basic_roles
+    # An operator's own list wins over the embedded default.
+    conf.set_override("http_basic_admin_users", ["ops"], group="api")
+    _embedded.ensure_admin_credentials(conf)
+    assert conf.api.http_basic_admin_users == ["ops"]
+
+
+def test_operator_htpasswd_gets_no_admin(conf, tmp_path):
+    conf.set_override("auth_strategy", "http_basic", group="api")
+    (tmp_path / "htpasswd").write_text("admin:$2b$04$x\n")
+    _embedded.ensure_admin_credentials(conf)
+    assert conf.api.http_basic_admin_users == []
+
+
+def test_banner_says_https_when_tls_is_on(conf, tmp_path):
+    conf.set_override("ssl_cert_file", "/x.pem", group="api")
+    assert "https://127.0.0.1:9890/" in all_cmd.banner(conf, None)
