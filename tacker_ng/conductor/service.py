@@ -17,7 +17,7 @@ from oslo_log import log as logging
 
 from tacker_ng import coordination, periodic, rpc
 from tacker_ng.conductor import manager as conductor_manager
-from tacker_ng.conductor import rpcapi
+from tacker_ng.conductor import rpcapi, vim_status
 from tacker_ng.conductor.flows import jobs
 from tacker_ng.conductor.operations import redispatch, resume, runner
 from tacker_ng.convergence import service as convergence_service
@@ -78,6 +78,7 @@ class ConductorService:
                 self._heartbeat,
             ),
             *redispatch.periodic_jobs(self.conf),
+            *vim_status.periodic_jobs(self.conf),
             *onboarding.periodic_jobs(self.conf),
             *self.reservations.periodic_jobs(),
             *convergence_service.periodic_jobs(

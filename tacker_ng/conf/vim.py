@@ -29,6 +29,14 @@ opts = [
     cfg.BoolOpt(
         "verify_tls", default=True, help="Verify the VIM's certificates."
     ),
+    cfg.IntOpt(
+        "status_interval",
+        default=60,
+        min=5,
+        help="Seconds between two checks of every registered VIM "
+        "(/v1.0/vims): one conductor authenticates at each and records "
+        "REACHABLE or UNREACHABLE with the reason.",
+    ),
 ]
 
 

@@ -31,12 +31,15 @@ def register(
     vim_id: str,
     sealed_vim: Mapping[str, Any],
     provider_id: str,
+    project_id: str | None = None,
 ) -> None:
     """Insert or update ``vim_id`` (``sealed_vim`` has its secrets sealed)
-    as provided by VNF instance ``provider_id``; 409 if another owns it."""
+    as provided by VNF instance ``provider_id`` of ``project_id``; 409 if
+    another owns it."""
     values = {
         "vim_type": sealed_vim["vimType"],
         "vim_connection_info": dict(sealed_vim),
+        "project_id": project_id,
     }
     updated = session.execute(
         sa.update(VIMS)
@@ -61,11 +64,22 @@ def register(
         raise VimIdTaken(vim_id=vim_id) from None
 
 
-def get(session: orm.Session, vim_id: str) -> dict[str, Any] | None:
-    """The registered VimConnectionInfo (secrets sealed), or None."""
-    row = session.execute(
-        sa.select(VIMS.c.vim_connection_info).where(VIMS.c.vim_id == vim_id)
-    ).first()
+def get(
+    session: orm.Session, vim_id: str, project_id: str | None = None
+) -> dict[str, Any] | None:
+    """The registered VimConnectionInfo (secrets sealed), or None; with
+    ``project_id`` only a VIM of that project (or of none: VIMs provided
+    before VIMs had owners)."""
+    query = sa.select(VIMS.c.vim_connection_info).where(
+        VIMS.c.vim_id == vim_id
+    )
+    if project_id is not None:
+        query = query.where(
+            sa.or_(
+                VIMS.c.project_id == project_id, VIMS.c.project_id.is_(None)
+            )
+        )
+    row = session.execute(query).first()
     return dict(row.vim_connection_info) if row else None
 
 

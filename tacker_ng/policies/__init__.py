@@ -17,6 +17,7 @@ from tacker_ng.policies import (
     conductors,
     grant,
     reservation,
+    vims,
     vnffm,
     vnflcm,
     vnfpkgm,
@@ -32,6 +33,7 @@ _MODULES = (
     reservation,
     vnffm,
     grant,
+    vims,
 )
 
 _ENFORCER: policy.Enforcer | None = None

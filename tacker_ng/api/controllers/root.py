@@ -2,7 +2,7 @@
 
 from tacker_ng.api import routing, versions
 from tacker_ng.api.controllers import admin as v1
-from tacker_ng.api.controllers import grant, reservation, subscribing
+from tacker_ng.api.controllers import grant, nfvo, reservation, subscribing
 from tacker_ng.api.controllers import versions as versions_ctl
 from tacker_ng.api.controllers.vnffm import alarms as fm_alarms
 from tacker_ng.api.controllers.vnffm import (
@@ -94,6 +94,8 @@ class RootController:
         )
         self.v1 = v1.V1Controller()
         self.reservation = reservation.ReservationController()
+        # Tacker's NFVO API (python-tackerclient's "vim" commands).
+        setattr(self, "v1.0", nfvo.V10Controller())
 
     @routing.resource()
     def index(self) -> dict:
@@ -111,5 +113,6 @@ class RootController:
             + [
                 {"name": "tacker-ng", "uriPrefix": "/v1"},
                 {"name": "reservation", "uriPrefix": "/reservation/v1"},
+                {"name": "nfvo", "uriPrefix": "/v1.0"},
             ],
         }

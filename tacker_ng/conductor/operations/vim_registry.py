@@ -17,6 +17,7 @@ from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
 from tacker_ng.db import api as db_api
+from tacker_ng.db import vim_registry as vim_registry_db
 from tacker_ng.db import vims as vims_db
 from tacker_ng.db import vnf_lcm
 from tacker_ng.mgmt.base import HookResult
@@ -44,9 +45,10 @@ def record(context, instance_id: str, result: HookResult | None) -> None:
         with attempt, db_api.writer(context) as session:
             if result.withdrawn_vims:
                 vims_db.withdraw(session, instance_id, result.withdrawn_vims)
+            owner = vnf_lcm.get_instance(session, instance_id)["project_id"]
             for vim_id, vim in result.provided_vims.items():
                 vims_db.register(
-                    session, vim_id, crypto.seal(vim), instance_id
+                    session, vim_id, crypto.seal(vim), instance_id, owner
                 )
             _show(session, instance_id, result)
     LOG.info(
@@ -85,17 +87,20 @@ def _show(session, instance_id: str, result: HookResult) -> None:
 
 
 def resolve(
-    session, vim_connection_info: Mapping[str, Any] | None
+    session,
+    vim_connection_info: Mapping[str, Any] | None,
+    project_id: str | None = None,
 ) -> dict[str, Any] | None:
     """``vim_connection_info`` (sealed) with every vimId-only entry
-    replaced by its registered VIM (still sealed); 422 if unknown."""
+    replaced by its registered VIM (still sealed); 422 if unknown or if
+    it belongs to a project other than ``project_id``."""
     if not vim_connection_info:
         return None
     resolved = dict(vim_connection_info)
     for key, vim in vim_connection_info.items():
         if not vim_refs.is_reference(vim):
             continue
-        registered = vims_db.get(session, vim["vimId"])
+        registered = vims_db.get(session, vim["vimId"], project_id)
         if registered is None or registered["vimType"] != vim["vimType"]:
             raise UnknownVim(
                 key=key, vim_id=vim["vimId"], vim_type=vim["vimType"]
@@ -107,7 +112,20 @@ def resolve(
 def resolve_instance(context, instance: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the instance row with its VIM references resolved (for
     this run only: the row keeps the references, so a VNF-B follows its
-    cluster's new credentials after a whole-cluster heal)."""
+    cluster's new credentials after a whole-cluster heal). An instance
+    with no VIM of its own runs on its project's default VIM of the
+    registry, if there is one (else on ``[vim]``'s)."""
+    project_id = instance.get("project_id")
     with db_api.reader(context) as session:
-        vims = resolve(session, instance["vim_connection_info"])
+        vims = resolve(session, instance["vim_connection_info"], project_id)
+        if not vim_refs.runs_on(vims) and project_id:
+            default = vim_registry_db.default_for(session, project_id)
+            if default is not None:
+                vims = {
+                    **(vims or {}),
+                    default["vim_id"]: {
+                        **default["vim_connection_info"],
+                        "vimId": default["vim_id"],
+                    },
+                }
     return {**instance, "vim_connection_info": vims}
