@@ -163,4 +163,4 @@ class VimsController:
 
     @pecan.expose()
     def _lookup(self, vim_id: str, *remainder):
-        return VimController(vim_id), remainder
+        return VimController(vim_id.removesuffix(".json")), remainder
