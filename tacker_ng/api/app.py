@@ -26,6 +26,7 @@ from tacker_ng.api.middleware import auth, dispatch, problem, sanity
 
 HEALTHCHECK_PATH = "/healthcheck"
 OPENAPI_PATH = "/openapi.json"
+SANDBOX_HEADER = "X-Tacker-Ng-Sandbox"
 
 
 def _openapi_app():
@@ -111,4 +112,20 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
             app, {"oslo_config_config": conf}
         )
     app = request_id.RequestId(app)
-    return problem.ProblemDetailsMiddleware(app)
+    app = problem.ProblemDetailsMiddleware(app)
+    if conf.sandbox.enabled:
+        app = _sandbox_header(app)
+    return app
+
+
+def _sandbox_header(app):
+    """Say on every response that this is a sandbox (simulated cloud)."""
+
+    def serve(environ, start_response):
+        def start(status, headers, exc_info=None):
+            headers = [*headers, (SANDBOX_HEADER, "true")]
+            return start_response(status, headers, exc_info)
+
+        return app(environ, start)
+
+    return serve

@@ -20,11 +20,18 @@ from tacker_ng.cmd import _embedded, _signals
 from tacker_ng.cmd import api as api_cmd
 from tacker_ng.conductor import service as conductor_service
 from tacker_ng.db import migration
+from tacker_ng.sandbox import children as sandbox_children
+from tacker_ng.sandbox import cloud as sandbox_cloud
+from tacker_ng.sandbox import walkthrough
 
 LOG = logging.getLogger(__name__)
 
 
-def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
+def banner(
+    conf: cfg.ConfigOpts,
+    password_file: str | None,
+    sandbox: sandbox_cloud.Sandbox | None = None,
+) -> str:
     """What an operator needs to start using the service."""
     host = conf.api.host_ip
     scheme = "https" if tls.enabled(conf) else "http"
@@ -44,6 +51,27 @@ def banner(conf: cfg.ConfigOpts, password_file: str | None) -> str:
         ]
     elif conf.api.auth_strategy == "noauth":
         lines.append(f"  try:       curl {url}/vnflcm/v2/api_versions")
+    if sandbox is not None:
+        zones = ", ".join(conf.sandbox.zones)
+        lines += [
+            "",
+            "SANDBOX: simulated cloud, not for production "
+            f"(state in {sandbox.state_dir})",
+            f"  default VIM '{sandbox_cloud.VIM_NAME}': a simulated "
+            f"Kubernetes cluster, {conf.sandbox.kubernetes_nodes} nodes "
+            f"in {zones}",
+        ]
+        if sandbox.nova is not None:
+            lines.append(
+                "  reservations: a simulated Nova, one compute host per zone"
+            )
+        lines += ["", "A first VNF (paste in order):"]
+        lines += [
+            f"  {line}"
+            for line in walkthrough.commands(
+                url, password_file, sandbox.state_dir
+            )
+        ]
     return "\n".join(lines)
 
 
@@ -55,6 +83,15 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"tacker-ng-all: {exc}")
     password_file = _embedded.ensure_admin_credentials(conf)
     migration.upgrade()
+    sandbox = None
+    if conf.sandbox.enabled:
+        try:
+            sandbox = sandbox_cloud.start(conf)
+        except (
+            sandbox_cloud.SandboxUnavailable,
+            sandbox_children.ChildFailed,
+        ) as exc:
+            sys.exit(f"tacker-ng-all: cannot start the sandbox: {exc}")
     conductor = conductor_service.ConductorService(conf)
     conductor.start()
     server = cheroot_wsgi.Server(
@@ -74,16 +111,20 @@ def main(argv: list[str] | None = None) -> None:
         server.prepare()
     except OSError as exc:
         conductor.stop(graceful=False)
+        if sandbox is not None:
+            sandbox.stop()
         sys.exit(
             "tacker-ng-all: cannot listen on "
             f"{api_cmd.bind_address(conf.api.host_ip, conf.api.port)}: {exc}"
         )
     serving = threading.Thread(target=server.serve, name="api-server")
     serving.start()
-    print(banner(conf, password_file), flush=True)
+    print(banner(conf, password_file, sandbox), flush=True)
     signum = _signals.wait_for_stop_signal()
     LOG.info("Signal %s received, stopping", signum)
     server.stop()
     serving.join(30)
     conductor.stop(graceful=True)
+    if sandbox is not None:
+        sandbox.stop()
     rpc.cleanup()

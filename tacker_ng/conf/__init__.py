@@ -26,6 +26,7 @@ SECTION_MODULES: tuple[str, ...] = (
     "openstack",
     "placement",
     "reservation",
+    "sandbox",
     "vim",
     "vnf_package",
 )

@@ -173,6 +173,12 @@ def delete(session: orm.Session, vim_id: str, project_id: str | None) -> None:
     session.execute(sa.delete(VIMS).where(VIMS.c.vim_id == vim_id))
 
 
+def discard(session: orm.Session, vim_id: str) -> None:
+    """Remove ``vim_id`` whoever registered it (the sandbox replaces its
+    VIM at each start)."""
+    session.execute(sa.delete(VIMS).where(VIMS.c.vim_id == vim_id))
+
+
 def default_for(session: orm.Session, project_id: str) -> dict | None:
     """The project's default VIM row, or None."""
     row = session.execute(
