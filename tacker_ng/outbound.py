@@ -12,13 +12,21 @@ whose answers are the socket errors. So:
   connection is checked again when it is opened (a name that resolves
   elsewhere the second time - DNS rebinding - or a redirect to a denied
   address is refused there);
+* a URL with user info (``user:password@`` or ``user@``) is refused
+  (400): SOL013 puts credentials in the ``authentication`` structure,
+  where they are sealed and never shown; in a URL they would be stored,
+  echoed in every GET and sent as Basic auth;
 * failures reach the caller as "could not be reached", one message for
   refused, timed out or unresolvable; the precise reason goes to the log.
+
+:func:`client_cert` reads the client certificate options of a config
+section, for the outbound calls that present one (mutual TLS).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 import urllib.parse
 from collections.abc import Iterable
@@ -50,6 +58,26 @@ class BadOutboundUrl(exceptions.BadRequest):
     message = "{what} must be an absolute {schemes} URI with a host."
 
 
+class CredentialsInUrl(exceptions.BadRequest):
+    """The URL carries user info; SOL013 wants it in ``authentication``."""
+
+    message = (
+        "{what} must not carry credentials (user:password@ or user@ "
+        "before the host): give them in {instead} (SOL013)."
+    )
+
+
+class ClientCertUnreadable(exceptions.TackerNgError):
+    """A configured client certificate or key file cannot be read: a
+    fault of the VNF manager's configuration, not of the caller."""
+
+    title = "Configuration Error"
+    message = (
+        "The VNF manager cannot read its client certificate for {what} "
+        "([{group}] {option}); see its log."
+    )
+
+
 def deny_networks(conf: cfg.ConfigOpts = cfg.CONF) -> list[Network]:
     """The configured denied networks, parsed."""
     return [
@@ -75,17 +103,30 @@ def _resolve(host: str, port: int) -> list[str]:
     return [info[4][0] for info in infos]
 
 
+def has_userinfo(url: str) -> bool:
+    """Whether ``url`` names a user (and maybe a password) before its
+    host: ``scheme://user:password@host/`` or ``scheme://user@host/``."""
+    try:
+        return "@" in urllib.parse.urlsplit(url).netloc
+    except ValueError:
+        return False
+
+
 def check_url(
     url: str,
     what: str,
     schemes: Iterable[str] = ("http", "https"),
     conf: cfg.ConfigOpts = cfg.CONF,
+    credentials_in: str = "authentication",
 ) -> None:
-    """400 unless ``url`` has an allowed scheme and a host whose every
+    """400 unless ``url`` has an allowed scheme, no user info (the
+    credentials belong in ``credentials_in``) and a host whose every
     address is allowed. An unresolvable name passes here (it fails, in
     the same words as any unreachable host, when used)."""
     schemes = tuple(s.lower() for s in schemes)
     bad = BadOutboundUrl(what=what, schemes=" or ".join(schemes))
+    if has_userinfo(url):
+        raise CredentialsInUrl(what=what, instead=credentials_in)
     try:
         parts = urllib.parse.urlsplit(url)
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
@@ -190,9 +231,24 @@ class GuardedAdapter(adapters.HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = dict(self._pools)
 
 
+class Session(requests.Session):
+    """A requests session whose own ``verify`` (a configured CA file)
+    is obeyed: plain requests lets ``REQUESTS_CA_BUNDLE`` or
+    ``CURL_CA_BUNDLE`` in the environment win over ``session.verify``
+    (psf/requests#3829), which silently ignored ``[nfvo] ca_file`` and
+    ``[vnf_package] upload_from_uri_ca_file`` on such hosts."""
+
+    def merge_environment_settings(self, url, proxies, stream, verify, cert):
+        if verify is None:
+            verify = self.verify
+        return super().merge_environment_settings(
+            url, proxies, stream, verify, cert
+        )
+
+
 def session(conf: cfg.ConfigOpts = cfg.CONF) -> requests.Session:
     """A requests session for caller-chosen URLs (policy enforced)."""
-    sess = requests.Session()
+    sess = Session()
     adapter = GuardedAdapter(deny_networks(conf))
     sess.mount("http://", adapter)
     sess.mount("https://", adapter)
@@ -216,3 +272,32 @@ def is_policy_refusal(exc: BaseException) -> bool:
         )
         pending.extend(err.args)
     return False
+
+
+def client_cert(
+    group: str,
+    what: str,
+    conf: cfg.ConfigOpts = cfg.CONF,
+    cert_option: str = "client_cert_file",
+    key_option: str = "client_key_file",
+) -> str | tuple[str, str] | None:
+    """The client certificate of ``[group]`` as requests and keystoneauth
+    take it (``cert=``): the PEM file, or (certificate, key) when the key
+    is a file of its own; None when none is configured. A file that
+    cannot be read is :class:`ClientCertUnreadable` (500) before any
+    connection, logged with its path (the caller learns the option)."""
+    section = conf[group]
+    cert, key = section[cert_option], section[key_option]
+    if not cert:
+        if key:
+            LOG.warning(
+                "[%s] %s is set without %s", group, key_option, cert_option
+            )
+        return None
+    for option, path in ((cert_option, cert), (key_option, key)):
+        if path and not os.access(path, os.R_OK):
+            LOG.error(
+                "[%s] %s: %s is not a readable file", group, option, path
+            )
+            raise ClientCertUnreadable(what=what, group=group, option=option)
+    return (cert, key) if key else cert

@@ -68,6 +68,18 @@ opts = [
     cfg.StrOpt(
         "ca_file", help="CA bundle for the NFVO's certificate (optional)."
     ),
+    cfg.StrOpt(
+        "client_cert_file",
+        help="PEM file of the client certificate the VNFM presents to the "
+        "NFVO on every TLS connection (grant, package management, OAuth2 "
+        "token endpoint): mutual TLS (SOL013). It may also hold the "
+        "private key. Unset: no client certificate.",
+    ),
+    cfg.StrOpt(
+        "client_key_file",
+        help="PEM file of the private key of client_cert_file (unencrypted), "
+        "when that file does not hold it.",
+    ),
     cfg.IntOpt(
         "timeout",
         default=30,

@@ -51,6 +51,24 @@ opts = [
         default=True,
         help="Verify the TLS certificate of callback URIs.",
     ),
+    cfg.StrOpt(
+        "ca_file",
+        help="CA bundle to verify the certificates of callback URIs and of "
+        "subscriptions' OAuth2 token endpoints with (verify_tls = true). "
+        "Unset: the system's trusted CAs.",
+    ),
+    cfg.StrOpt(
+        "client_cert_file",
+        help="PEM file of the client certificate the VNFM presents to "
+        "notification receivers (callbackUri, its test GET) and their "
+        "OAuth2 token endpoints: mutual TLS (SOL013). It may also hold "
+        "the private key. Unset: no client certificate.",
+    ),
+    cfg.StrOpt(
+        "client_key_file",
+        help="PEM file of the private key of client_cert_file (unencrypted), "
+        "when that file does not hold it.",
+    ),
 ]
 
 

@@ -108,6 +108,20 @@ opts = [
         ],
         help="Keystone catalog interface of the Heat and Nova endpoints.",
     ),
+    cfg.StrOpt(
+        "client_cert_file",
+        help="PEM file of the client certificate the VNFM presents to every "
+        "OpenStack VIM (Keystone, Heat, Nova, Cinder, Glance) on TLS "
+        "connections: mutual TLS toward VIMs that require it. It may also "
+        "hold the private key. Unset: no client certificate. (A Kubernetes "
+        "VIM's client certificate is part of its vimConnectionInfo: "
+        "accessInfo.client_cert and client_key.)",
+    ),
+    cfg.StrOpt(
+        "client_key_file",
+        help="PEM file of the private key of client_cert_file (unencrypted), "
+        "when that file does not hold it.",
+    ),
 ]
 
 

@@ -219,13 +219,15 @@ class SshExecutor:
                     f"{sshcmd.fingerprint(exc.expected_key.asbytes())}",
                 ) from None
             except paramiko.AuthenticationException as exc:
+                LOG.info("SSH %s: login refused: %s", self.where, exc)
                 raise errors.AuthenticationFailed(
                     host=self.where,
                     username=self.credentials.username,
-                    reason=self._mask(str(exc)),
+                    reason=errors.login_refusal(exc),
                 ) from None
             except (OSError, EOFError, paramiko.SSHException) as exc:
-                reason = self._mask(str(exc) or type(exc).__name__)
+                raw = self._mask(str(exc) or type(exc).__name__)
+                reason = errors.connect_failure(exc)
             if attempt < settings.connect_attempts:
                 delay = delays[attempt - 1]
                 LOG.info(
@@ -234,10 +236,11 @@ class SshExecutor:
                     self.where,
                     attempt,
                     settings.connect_attempts,
-                    reason,
+                    raw,
                     delay,
                 )
                 self._sleep(delay)
+        LOG.warning("SSH: %s not reachable: %s", self.where, raw)
         raise errors.HostUnreachable(
             host=self.where,
             attempts=settings.connect_attempts,
@@ -252,8 +255,9 @@ class SshExecutor:
         try:
             return self._client.open_sftp()
         except (OSError, EOFError, paramiko.SSHException) as exc:
+            LOG.warning("SSH %s: no SFTP session: %s", self.where, exc)
             raise errors.SshError(
-                host=self.where, reason=f"no SFTP session: {exc}"
+                host=self.where, reason="the server opened no SFTP session"
             ) from None
 
     def run(
@@ -296,8 +300,10 @@ class SshExecutor:
                 timeout=self.settings.connect_timeout
             )
         except (OSError, EOFError, paramiko.SSHException) as exc:
+            LOG.warning("SSH %s: no channel: %s", self.where, exc)
             raise errors.SshError(
-                host=self.where, reason=f"no channel for {shown}: {exc}"
+                host=self.where,
+                reason=f"the server opened no channel for {shown}",
             ) from None
         try:
             channel.exec_command(command)
@@ -308,8 +314,10 @@ class SshExecutor:
             # -1: the connection closed without an exit status.
             status = channel.recv_exit_status() if done else -1
         except (OSError, EOFError, paramiko.SSHException) as exc:
+            LOG.warning("SSH %s: %s was cut off: %s", self.where, shown, exc)
             raise errors.SshError(
-                host=self.where, reason=f"{shown} was cut off: {exc}"
+                host=self.where,
+                reason=f"{shown} was cut off (the SSH connection broke)",
             ) from None
         finally:
             channel.close()

@@ -1,10 +1,17 @@
 """Errors of the SSH executor, each with its ProblemDetails.
 
 A MgmtDriver hook lets them propagate: the operation goes FAILED_TEMP with
-the detail, which names the host and never holds a secret.
+the detail, which names the host and never holds a secret. The host is
+the VNFC's management address - the VNF's own, which its
+``instantiatedVnfInfo`` shows the same callers - not an endpoint of the
+VNF manager's network; how a connection failed is said in our words
+(:func:`connect_failure`), paramiko's and the socket's text (errnos) is
+logged (:mod:`tacker_ng.outbound_errors`).
 """
 
-from tacker_ng import exceptions
+import paramiko
+
+from tacker_ng import exceptions, outbound_errors
 
 
 class SshError(exceptions.TackerNgError):
@@ -62,3 +69,19 @@ class CommandTimeout(SshError):
         "`{command}` on {host} did not finish in {timeout:.0f}s. Last "
         "output:\n{tail}"
     )
+
+
+def login_refusal(exc: paramiko.AuthenticationException) -> str:
+    """Why the login was refused, in our words."""
+    allowed = getattr(exc, "allowed_types", None)
+    if allowed:
+        return f"it accepts only {', '.join(allowed)} authentication"
+    return "the key or password was not accepted"
+
+
+def connect_failure(exc: BaseException) -> str:
+    """How a connection attempt failed, in our words (paramiko's and the
+    socket's text, with errnos, is logged)."""
+    if isinstance(exc, paramiko.SSHException):
+        return "the SSH handshake failed"
+    return outbound_errors.transport_failure(exc)

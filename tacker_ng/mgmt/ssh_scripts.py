@@ -40,8 +40,17 @@ def upload(
         sftp.putfo(io.BytesIO(content), path, confirm=True)
         sftp.chmod(path, SCRIPT_MODE)
     except (OSError, paramiko.SSHException) as exc:
+        LOG.warning(
+            "SSH %s: uploading %s failed: %s", executor.where, name, exc
+        )
         raise errors.SshError(
-            host=executor.where, reason=f"uploading {name} failed: {exc}"
+            host=executor.where,
+            reason=f"uploading {name} over SFTP failed"
+            + (
+                " (permission denied)"
+                if isinstance(exc, PermissionError)
+                else ""
+            ),
         ) from None
     finally:
         sftp.close()

@@ -5,7 +5,10 @@ notification POST. Supports SOL013 BASIC and OAUTH2_CLIENT_CREDENTIALS;
 credentials are decrypted only here and never logged. The callbackUri and
 the token endpoint are the caller's choice: every connection obeys the
 outbound policy (:mod:`tacker_ng.outbound`), and a failure is reported in
-words that do not tell a refused port from a closed one.
+words that do not tell a refused port from a closed one. A URL with user
+info is refused: credentials belong in ``authentication`` (SOL013).
+``[notification] client_cert_file`` is presented on TLS connections
+(mutual TLS), ``ca_file`` verifies the receivers' certificates.
 """
 
 import threading
@@ -45,15 +48,34 @@ def check_urls(
     conf: cfg.ConfigOpts = cfg.CONF,
 ) -> None:
     """400 when the callbackUri or the OAuth2 token endpoint is not an
-    http(s) URL the outbound policy allows."""
-    outbound.check_url(callback_uri, "callbackUri", conf=conf)
+    http(s) URL the outbound policy allows, or carries credentials."""
+    outbound.check_url(
+        callback_uri,
+        "callbackUri",
+        conf=conf,
+        credentials_in="authentication (paramsBasic or "
+        "paramsOauth2ClientCredentials)",
+    )
     params = (authentication or {}).get("paramsOauth2ClientCredentials")
     if params and params.get("tokenEndpoint"):
         outbound.check_url(
             params["tokenEndpoint"],
             "paramsOauth2ClientCredentials.tokenEndpoint",
             conf=conf,
+            credentials_in="paramsOauth2ClientCredentials (clientId and "
+            "clientPassword)",
         )
+
+
+def _tls(conf: cfg.ConfigOpts) -> dict[str, Any]:
+    """``verify`` and ``cert`` of every request to a receiver."""
+    n = conf.notification
+    return {
+        "verify": (n.ca_file or True) if n.verify_tls else False,
+        "cert": outbound.client_cert(
+            "notification", "notification receivers", conf
+        ),
+    }
 
 
 def _unreachable(what: str, exc: BaseException) -> CallbackError:
@@ -70,7 +92,10 @@ def _unreachable(what: str, exc: BaseException) -> CallbackError:
 
 
 def _oauth2_token(
-    sess: requests.Session, params: dict[str, Any], timeout: float, verify
+    sess: requests.Session,
+    params: dict[str, Any],
+    timeout: float,
+    tls: dict[str, Any],
 ) -> str:
     key = (params["tokenEndpoint"], params["clientId"])
     with _LOCK:
@@ -85,8 +110,8 @@ def _oauth2_token(
                 params["clientId"], crypto.decrypt(params["clientPassword"])
             ),
             timeout=timeout,
-            verify=verify,
             allow_redirects=False,
+            **tls,
         )
     except (requests.RequestException, ValueError, UnicodeError) as exc:
         raise _unreachable("OAuth2 token endpoint", exc) from exc
@@ -111,9 +136,14 @@ def send(
     payload: dict[str, Any] | None = None,
     conf: cfg.ConfigOpts = cfg.CONF,
 ) -> requests.Response:
-    """One request to the callback; raise CallbackError when unreachable."""
+    """One request to the callback; raise CallbackError when unreachable
+    (or when the URI carries credentials: never sent as Basic auth)."""
+    if outbound.has_userinfo(callback_uri):
+        raise CallbackError(
+            "the callbackUri carries credentials; give them in authentication"
+        )
     timeout = conf.notification.timeout
-    verify = conf.notification.verify_tls
+    tls = _tls(conf)
     headers = {"Version": "2.0.0"}
     auth = None
     auth_types = (authentication or {}).get("authType") or []
@@ -123,7 +153,7 @@ def send(
                 sess,
                 authentication["paramsOauth2ClientCredentials"],
                 timeout,
-                verify,
+                tls,
             )
             headers["Authorization"] = f"Bearer {token}"
         elif "BASIC" in auth_types:
@@ -139,8 +169,8 @@ def send(
                 headers=headers,
                 auth=auth,
                 timeout=timeout,
-                verify=verify,
                 allow_redirects=False,
+                **tls,
             )
         except (requests.RequestException, ValueError, UnicodeError) as exc:
             raise _unreachable("callbackUri", exc) from exc

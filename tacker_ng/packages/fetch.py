@@ -4,7 +4,10 @@ Used by the conductor for ``upload_from_uri`` and for packages fetched
 from the NFVO. The body is streamed to a file while counting the bytes
 actually received (a lying or missing Content-Length changes nothing)
 and hashing them; a download that is too large, too slow or refused
-leaves no file behind. URLs in messages never show credentials.
+leaves no file behind. Messages name the source ("its
+addressInformation", "the NFVO ([nfvo] endpoint)"), never its URL; the
+URL (without credentials) and the library's text go to the log
+(:mod:`tacker_ng.outbound_errors`).
 """
 
 import hashlib
@@ -16,12 +19,14 @@ from pathlib import Path
 
 import requests
 import urllib3
+from oslo_log import log as logging
 
 from tacker_ng import exceptions, outbound
 from tacker_ng.packages.exceptions import InvalidPackage
 from tacker_ng.packages.exceptions import PackageProblem as P
 from tacker_ng.packages.store import CHECKSUM_ALGORITHM
 
+LOG = logging.getLogger(__name__)
 _CHUNK = 256 * 1024
 MAX_REDIRECTS = 5
 
@@ -30,7 +35,7 @@ class FetchFailed(exceptions.UnprocessableEntity):
     """The package could not be downloaded."""
 
     title = "VNF package download failed"
-    message = "Downloading the VNF package from {url} failed: {reason}"
+    message = "Downloading the VNF package from {source} failed: {reason}"
 
     @property
     def http_status(self) -> int | None:
@@ -64,14 +69,16 @@ def download(
     renew: Callable[[], None] | None = None,
     renew_every: float = 60.0,
     schemes: tuple[str, ...] = ("http", "https"),
+    source: str = "its addressInformation",
 ) -> tuple[int, dict[str, str]]:
     """GET ``url`` into ``dest``; return ``(size, checksum)``.
 
     Redirects are followed (at most :data:`MAX_REDIRECTS`) only to
     ``schemes``. Raises :class:`FetchFailed` (unreachable, non-200, too
-    slow, bad redirect) or :class:`InvalidPackage` (``archive_too_large``).
+    slow, bad redirect; naming ``source``, not the URL) or
+    :class:`InvalidPackage` (``archive_too_large``).
     """
-    shown = safe_url(url)
+    shown = source
 
     def check_redirect(resp: requests.Response, *args, **kwargs) -> None:
         if resp.is_redirect:
@@ -81,7 +88,7 @@ def download(
             scheme = urllib.parse.urlsplit(target).scheme.lower()
             if scheme not in schemes:
                 raise FetchFailed(
-                    url=shown,
+                    source=shown,
                     reason=f"it redirects to a {scheme or 'relative'} URI "
                     f"(allowed: {', '.join(schemes)})",
                 )
@@ -102,7 +109,7 @@ def download(
         ) as resp:
             if resp.status_code != 200:
                 raise FetchFailed(
-                    url=shown,
+                    source=shown,
                     reason=f"the server answered {resp.status_code}",
                     http_status=resp.status_code,
                 )
@@ -121,7 +128,7 @@ def download(
                         raise _too_large(limit)
                     if time.monotonic() > deadline:
                         raise FetchFailed(
-                            url=shown,
+                            source=shown,
                             reason=f"it took longer than {max_duration:g} s",
                         )
                     digest.update(chunk)
@@ -131,7 +138,10 @@ def download(
                         last_renew = time.monotonic()
     except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:
         dest.unlink(missing_ok=True)
-        raise FetchFailed(url=shown, reason=_describe(exc)) from None
+        LOG.warning(
+            "Download of a VNF package from %s failed: %s", safe_url(url), exc
+        )
+        raise FetchFailed(source=shown, reason=_describe(exc)) from None
     except BaseException:
         dest.unlink(missing_ok=True)
         raise
@@ -156,4 +166,4 @@ def _describe(exc: Exception) -> str:
         return "a redirect led to an unsupported URI scheme"
     if isinstance(exc, urllib3.exceptions.ProtocolError):
         return "the connection broke during the download"
-    return type(exc).__name__
+    return "the download failed"

@@ -35,6 +35,8 @@ LOG = logging.getLogger(__name__)
 
 #: SOL003 VNF package management API version we ask the NFVO for.
 VNFPKGM_API_VERSION = "2.1.0"
+#: What failed, in the errors of a package fetched from the NFVO.
+DOWNLOAD = "The VNF package download"
 _REFILL_LOCK = threading.Lock()
 
 
@@ -62,7 +64,9 @@ class PackageCachedConcurrently(exceptions.Conflict):
 def content_url(vnfd_id: str, conf: cfg.ConfigOpts = cfg.CONF) -> str:
     """Where the NFVO serves the package of ``vnfd_id``."""
     if not conf.nfvo.endpoint:
-        raise remote.NfvoUnavailable(reason="[nfvo] endpoint is not set")
+        raise remote.NfvoUnavailable(
+            what=DOWNLOAD, reason="the option is not set"
+        )
     quoted = urllib.parse.quote(vnfd_id, safe="")
     return (
         f"{conf.nfvo.endpoint.rstrip('/')}/vnfpkgm/v2/onboarded_vnf_packages/"
@@ -78,7 +82,9 @@ def _fetch(package_id: str, vnfd_id: str, conf: cfg.ConfigOpts) -> dict:
             conf, VNFPKGM_API_VERSION, "application/zip"
         )
     except requests.RequestException as exc:
-        raise remote.NfvoUnavailable(reason=type(exc).__name__) from exc
+        raise remote.failed(
+            DOWNLOAD, exc, about=f" (vnfdId {vnfd_id})"
+        ) from exc
     part = store.part_file(package_id)
     try:
         with session:
@@ -89,6 +95,7 @@ def _fetch(package_id: str, vnfd_id: str, conf: cfg.ConfigOpts) -> dict:
                 limit=conf.vnf_package.max_archive_size,
                 timeout=conf.nfvo.timeout,
                 max_duration=conf.vnf_package.upload_from_uri_max_duration,
+                source="the NFVO ([nfvo] endpoint)",
             )
         store.complete(package_id)
         contents = csar.extract_csar(
@@ -105,7 +112,9 @@ def _fetch(package_id: str, vnfd_id: str, conf: cfg.ConfigOpts) -> dict:
         store.discard(package_id)
         if exc.http_status == 404:
             raise PackageNotAtNfvo(vnfd_id=vnfd_id) from None
-        raise remote.NfvoUnavailable(reason=exc.detail) from None
+        raise remote.NfvoUnavailable(
+            what=DOWNLOAD, reason=exc.kwargs.get("reason", "see the log")
+        ) from None
     except BaseException:
         store.discard(package_id)
         raise

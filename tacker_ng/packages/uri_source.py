@@ -18,13 +18,16 @@ __all__ = ["FetchFailed", "check_uri", "download"]
 
 
 def check_uri(uri: str, conf: cfg.ConfigOpts = cfg.CONF) -> None:
-    """400 unless ``uri`` is an absolute URI of an allowed scheme whose
-    host the outbound policy allows (:mod:`tacker_ng.outbound`)."""
+    """400 unless ``uri`` is an absolute URI of an allowed scheme, without
+    user info (credentials go in ``userName``/``password``), whose host
+    the outbound policy allows (:mod:`tacker_ng.outbound`)."""
     outbound.check_url(
         uri,
         "addressInformation",
         schemes=conf.vnf_package.upload_from_uri_schemes,
         conf=conf,
+        credentials_in="userName and password of the "
+        "UploadVnfPkgFromUriRequest",
     )
 
 

@@ -80,4 +80,4 @@ class NovaNotConfigured(exceptions.ServiceUnavailable):
 
 
 class NovaError(exceptions.ServiceUnavailable):
-    message = "Nova failed: {reason}"
+    message = "Nova ([reservation_nova]) failed: {reason}"

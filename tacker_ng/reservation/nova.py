@@ -5,8 +5,10 @@ python-novaclient on a keystoneauth1 session made from
 objects are found by their deterministic name or id before they are made,
 and deleting what is gone is not an error, so a conductor that takes over
 a half-done lease event can simply run it again. Errors become
-:class:`~tacker_ng.reservation.exceptions.NovaError` (503) whose text
-never carries the credentials.
+:class:`~tacker_ng.reservation.exceptions.NovaError` (503) in our words
+(:mod:`tacker_ng.outbound_errors`): which call, Nova's status and message
+or how the connection failed - never the credentials, nor keystoneauth's
+text with Nova's URL, which is logged.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import exceptions as base_exceptions
+from tacker_ng import outbound_errors
 from tacker_ng.conf import reservation as conf_reservation
 from tacker_ng.reservation import exceptions
 
@@ -41,9 +44,13 @@ def _translated(func):
         except base_exceptions.TackerNgError:
             raise
         except (nova_exc.ClientException, ks_exc.ClientException) as exc:
-            raise exceptions.NovaError(
-                reason=f"{func.__name__}: {type(exc).__name__}: {exc}"
-            ) from exc
+            what = func.__name__.replace("_", " ")
+            LOG.warning("Nova: %s failed: %s", what, exc)
+            if outbound_errors.http_status(exc) is None:
+                how = outbound_errors.transport_failure(exc)
+            else:
+                how = f"Nova answered {outbound_errors.answer(exc)}"
+            raise exceptions.NovaError(reason=f"{what}: {how}") from exc
 
     return wrapper
 

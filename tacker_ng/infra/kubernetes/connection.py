@@ -2,8 +2,9 @@
 
 ``interfaceInfo.endpoint`` is the API server URL, ``interfaceInfo.
 ssl_ca_cert`` its CA certificate (PEM; ``skipCertificateVerification``
-turns the check off); ``accessInfo`` carries a ``bearer_token`` or a
-client certificate ``client_cert`` + ``client_key`` (PEM). The secrets
+turns the check off); ``accessInfo`` carries a ``bearer_token``, a
+client certificate ``client_cert`` + ``client_key`` (PEM), or both (a
+cluster that wants mutual TLS and a token). The secrets
 arrive decrypted from the conductor, go to the client only (PEM files
 in a private directory removed with the client) and are never logged.
 """
@@ -114,7 +115,7 @@ def api_client(
         if access.get("bearer_token"):
             configuration.api_key = {"authorization": access["bearer_token"]}
             configuration.api_key_prefix = {"authorization": "Bearer"}
-        else:
+        if access.get("client_cert") and access.get("client_key"):
             configuration.cert_file = _write(
                 directory, "client.pem", access["client_cert"]
             )
@@ -122,9 +123,10 @@ def api_client(
                 directory, "client.key", access["client_key"]
             )
         LOG.debug(
-            "Kubernetes client for %s (%s)",
+            "Kubernetes client for %s (bearer token: %s, client cert: %s)",
             configuration.host,
-            "bearer token" if access.get("bearer_token") else "client cert",
+            bool(access.get("bearer_token")),
+            bool(configuration.cert_file),
         )
         api = TimedApiClient(configuration, timer or CallTimer())
         try:

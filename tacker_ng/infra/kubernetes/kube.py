@@ -1,7 +1,10 @@
 """A small facade over the ``kubernetes`` DynamicClient: plain dicts in and
 out, any kind the cluster serves (found by discovery), and API refusals
 turned into :class:`~tacker_ng.infra.kubernetes.errors.ApiError` with the
-API server's own message.
+API server's own message (scrubbed of addresses) and a connection failure
+into :class:`~tacker_ng.infra.kubernetes.errors.Unreachable` in our words;
+urllib3's text (it holds the API server's host and port) is logged only
+(:mod:`tacker_ng.outbound_errors`).
 """
 
 import dataclasses
@@ -11,8 +14,12 @@ from typing import Any
 import urllib3
 from kubernetes.dynamic import DynamicClient, discovery
 from kubernetes.dynamic import exceptions as dyn_exc
+from oslo_log import log as logging
 
+from tacker_ng import outbound_errors
 from tacker_ng.infra.kubernetes import errors
+
+LOG = logging.getLogger(__name__)
 
 JSON_MERGE = "application/merge-patch+json"
 
@@ -58,18 +65,24 @@ class ObjectRef:
 
 
 def unreachable(exc: urllib3.exceptions.HTTPError) -> str:
-    """Why the API server could not be reached (no URL: it is known)."""
-    reason = getattr(exc, "reason", None) or exc
-    return f"cannot reach the API server ({type(reason).__name__})"
+    """Why the API server could not be reached, in our words (urllib3's
+    text, with the server's address, is logged)."""
+    LOG.warning("Kubernetes API server not reached: %s", exc)
+    return (
+        "the API server could not be reached: "
+        f"{outbound_errors.transport_failure(exc)}"
+    )
 
 
 def status_message(exc: dyn_exc.DynamicApiError) -> str:
-    """The ``message`` of the API server's Status body (else the reason)."""
+    """The ``message`` of the API server's Status body (else the reason),
+    scrubbed of addresses."""
     try:
         body = json.loads(exc.body)
-        return str(body.get("message") or body.get("reason") or exc.reason)
-    except (TypeError, ValueError):
-        return f"{exc.status} {exc.reason}"
+        text = body.get("message") or body.get("reason") or exc.reason
+    except (TypeError, ValueError, AttributeError):
+        text = f"{exc.status} {exc.reason}"
+    return outbound_errors.scrub(text)
 
 
 class _Discoverer(discovery.LazyDiscoverer):

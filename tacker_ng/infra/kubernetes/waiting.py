@@ -13,6 +13,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from tacker_ng import outbound_errors
 from tacker_ng.infra.kubernetes import errors, readiness
 from tacker_ng.infra.kubernetes.kube import Kube, ObjectRef
 
@@ -108,7 +109,9 @@ class Waiter:
             since = first_seen.setdefault(name, now)
             if now - since >= self.opts.unschedulable_timeout:
                 raise errors.Unschedulable(
-                    pod=name, workload=workload, reason=message
+                    pod=name,
+                    workload=workload,
+                    reason=outbound_errors.scrub(message),
                 )
 
     def until_gone(self, refs: Iterable[ObjectRef], grace: int = 0) -> None:

@@ -67,8 +67,11 @@ def run(
         verdict = az_errors.judge(outcome.failures)
         if not verdict.reselectable:
             reason = (verdict.other or (outcome.reason,))[0]
-            raise errors.StackFailed(stack=stack, action=action, reason=reason)
-        first = next(iter(verdict.capacity.values()))
+            raise errors.StackFailed(
+                stack=stack, action=action, reason=errors.verdict(reason)
+            )
+        # Classified on Heat's raw text above; shown scrubbed from here.
+        first = errors.verdict(next(iter(verdict.capacity.values())))
         if not conf.placement.fallback_best_effort:
             raise errors.InsufficientCapacity(
                 reason=f"{first} (no zone reselection: [placement] "

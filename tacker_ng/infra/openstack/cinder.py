@@ -59,7 +59,9 @@ class Cinder:
         except ks_exc.NotFound:
             return None
         except ks_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Cinder {what}: {exc}") from exc
+            raise errors.refused(
+                errors.vim_name(self.session), f"Cinder {what}", exc
+            ) from exc
 
     def volume(self, volume_id: str) -> dict[str, Any] | None:
         """The volume (status, attachments, ...); None if it is gone."""

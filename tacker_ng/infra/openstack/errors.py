@@ -1,6 +1,17 @@
-"""Errors of the OpenStack infra driver, each with its ProblemDetails."""
+"""Errors of the OpenStack infra driver, each with its ProblemDetails.
 
-from tacker_ng import exceptions
+What a VIM answered is told in the words of :mod:`tacker_ng.
+outbound_errors`: the VIM by its vimId, the service, the HTTP status and
+the service's own message (scrubbed of addresses); a client library's
+text is logged (:func:`refused`). Heat's stack status reasons are a
+cloud's verdict and shown scrubbed (:func:`verdict`).
+"""
+
+from oslo_log import log as logging
+
+from tacker_ng import exceptions, outbound_errors
+
+LOG = logging.getLogger(__name__)
 
 
 class InvalidVimConnection(exceptions.UnprocessableEntity):
@@ -45,14 +56,14 @@ class VimUnreachable(exceptions.TackerNgError):
 
     status = 504
     title = "VIM Unreachable"
-    message = "VIM unreachable: {reason}"
+    message = "{vim} is unreachable: {reason}"
 
 
 class VimAuthRefused(VimError):
     """Keystone refused the vimConnectionInfo's credentials."""
 
     title = "VIM Authentication Refused"
-    message = "The VIM refused the credentials of vimConnectionInfo: {reason}"
+    message = "{vim} refused the credentials of vimConnectionInfo: {reason}"
 
 
 class StackFailed(exceptions.TackerNgError):
@@ -85,3 +96,25 @@ class VolumeHasSnapshots(exceptions.Conflict):
 
     title = "Volume Has Snapshots"
     message = "{reason}"
+
+
+def vim_name(session: object) -> str:
+    """How errors name the VIM of ``session`` ("VIM <vimId>")."""
+    name = getattr(session, "vim_name", None)
+    return name if isinstance(name, str) else "the VIM"
+
+
+def refused(vim: str, what: str, exc: BaseException) -> VimError:
+    """VimError for a VIM that refused or failed ``what`` ("Heat stack
+    create"): its status and message, the library's text to the log."""
+    LOG.warning("%s on %s failed: %s", what, vim, exc)
+    if outbound_errors.http_status(exc) is None:
+        how = outbound_errors.transport_failure(exc)
+    else:
+        how = f"the VIM answered {outbound_errors.answer(exc)}"
+    return VimError(reason=f"{what} on {vim} failed: {how}")
+
+
+def verdict(reason: object) -> str:
+    """A Heat stack (or resource) status reason as a caller may see it."""
+    return outbound_errors.scrub(reason) or "Heat gave no reason"

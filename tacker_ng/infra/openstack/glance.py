@@ -30,8 +30,10 @@ class Glance:
         except ks_exc.NotFound:
             return None
         except ks_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Glance image show {image_id}: {exc}"
+            raise errors.refused(
+                errors.vim_name(self.session),
+                f"Glance image show {image_id}",
+                exc,
             ) from exc
         return resp.json()
 
@@ -44,7 +46,9 @@ class Glance:
         except ks_exc.NotFound:
             return False
         except ks_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Glance image delete {image_id}: {exc}"
+            raise errors.refused(
+                errors.vim_name(self.session),
+                f"Glance image delete {image_id}",
+                exc,
             ) from exc
         return True

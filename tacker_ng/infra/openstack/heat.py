@@ -50,6 +50,8 @@ class Heat:
             interface=conf.openstack.endpoint_interface,
         )
         self.conf = conf
+        #: How errors name the VIM ("VIM <vimId>").
+        self.vim = errors.vim_name(session)
         self.check_cancel = check_cancel
         self.sleep = sleep
         #: Seconds slept while waiting for Heat (not VNFM work).
@@ -67,7 +69,7 @@ class Heat:
         try:
             return fn(*args, **kwargs)
         except heat_exc.HTTPException as exc:
-            raise errors.VimError(reason=f"Heat {what}: {exc}") from exc
+            raise errors.refused(self.vim, f"Heat {what}", exc) from exc
 
     # -- stacks ----------------------------------------------------------
     def find(self, name_or_id: str) -> dict[str, Any] | None:
@@ -81,7 +83,7 @@ class Heat:
         except heat_exc.HTTPNotFound:
             return None
         except heat_exc.HTTPException as exc:
-            raise errors.VimError(reason=f"Heat stack show: {exc}") from exc
+            raise errors.refused(self.vim, "Heat stack show", exc) from exc
         if stack.get("id") and stack.get("stack_name"):
             self._refs[stack["id"]] = f"{stack['stack_name']}/{stack['id']}"
         return stack
@@ -115,8 +117,8 @@ class Heat:
                 return body["stack"]["id"]
             except heat_exc.HTTPConflict as exc:
                 if not self._name_being_released(name):
-                    raise errors.VimError(
-                        reason=f"Heat stack create: {exc}"
+                    raise errors.refused(
+                        self.vim, "Heat stack create", exc
                     ) from exc
                 if time.monotonic() > deadline:
                     raise errors.StackTimeout(
@@ -132,8 +134,8 @@ class Heat:
                 )
                 interval = self._pause(interval)
             except heat_exc.HTTPException as exc:
-                raise errors.VimError(
-                    reason=f"Heat stack create: {exc}"
+                raise errors.refused(
+                    self.vim, "Heat stack create", exc
                 ) from exc
 
     def _name_being_released(self, name: str) -> bool:
@@ -170,13 +172,13 @@ class Heat:
         except heat_exc.HTTPNotFound:
             return
         except heat_exc.HTTPException as exc:
-            raise errors.VimError(reason=f"Heat stack delete: {exc}") from exc
+            raise errors.refused(self.vim, "Heat stack delete", exc) from exc
         stack = self.wait(stack_id, allow_missing=True)
         if stack is not None and stack["stack_status"] != "DELETE_COMPLETE":
             raise errors.StackFailed(
                 stack=stack_id,
                 action="DELETE",
-                reason=stack.get("stack_status_reason"),
+                reason=errors.verdict(stack.get("stack_status_reason")),
             )
 
     def _timeout_mins(self) -> int:

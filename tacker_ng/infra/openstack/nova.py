@@ -55,6 +55,8 @@ class Nova:
             endpoint_type=conf.openstack.endpoint_interface,
         )
         self.allowed = frozenset(conf.openstack.availability_zones)
+        #: How errors name the VIM ("VIM <vimId>").
+        self.vim = errors.vim_name(session)
 
     def zones(self) -> list[str]:
         """Compute availability zones usable for placement (sorted), of
@@ -74,11 +76,11 @@ class Nova:
                 "using the zone summary"
             )
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova zone list: {exc}") from exc
+            raise errors.refused(self.vim, "Nova zone list", exc) from exc
         try:
             summary = self.client.availability_zones.list(detailed=False)
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova zone list: {exc}") from exc
+            raise errors.refused(self.vim, "Nova zone list", exc) from exc
         return sorted(
             z.zoneName
             for z in summary
@@ -93,7 +95,7 @@ class Nova:
         except nova_exc.NotFound:
             return None
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova server show: {exc}") from exc
+            raise errors.refused(self.vim, "Nova server show", exc) from exc
         return {
             "id": server.id,
             "status": server.status,
@@ -114,7 +116,7 @@ class Nova:
         except nova_exc.NotFound:
             pass
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova flavor show: {exc}") from exc
+            raise errors.refused(self.vim, "Nova flavor show", exc) from exc
         try:
             self.client.flavors.find(name=name_or_id)
             return True
@@ -123,7 +125,7 @@ class Nova:
         except nova_exc.NoUniqueMatch:
             return True
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova flavor list: {exc}") from exc
+            raise errors.refused(self.vim, "Nova flavor list", exc) from exc
 
     def set_power(self, server_id: str, started: bool) -> str | None:
         """Start (os-start) or stop (os-stop) a server; Nova stops it
@@ -147,8 +149,8 @@ class Nova:
             LOG.info("Nova refused to change %s now: %s", server_id, exc)
         except nova_exc.ClientException as exc:
             action = "start" if started else "stop"
-            raise errors.VimError(
-                reason=f"Nova server {action}: {exc}"
+            raise errors.refused(
+                self.vim, f"Nova server {action}", exc
             ) from exc
         return server["status"]
 
@@ -160,7 +162,7 @@ class Nova:
         except nova_exc.NotFound:
             return
         except nova_exc.ClientException as exc:
-            raise errors.VimError(reason=f"Nova server delete: {exc}") from exc
+            raise errors.refused(self.vim, "Nova server delete", exc) from exc
         deadline = time.monotonic() + timeout
         interval = 0.1
         while self.server(server_id) is not None:
@@ -182,8 +184,8 @@ class Nova:
                 server_id, name, metadata
             )
         except nova_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Nova createImage of {server_id}: {exc}"
+            raise errors.refused(
+                self.vim, f"Nova createImage of {server_id}", exc
             ) from exc
         # novaclient's StrWithMeta (it carries the response) cannot be
         # copied or pickled; progress and results hold plain strings.
@@ -194,8 +196,8 @@ class Nova:
         try:
             self.client.servers.rebuild(server_id, image_id)
         except nova_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Nova rebuild of {server_id} from {image_id}: {exc}"
+            raise errors.refused(
+                self.vim, f"Nova rebuild of {server_id} from {image_id}", exc
             ) from exc
 
     def detach_volume(self, server_id: str, volume_id: str) -> bool:
@@ -205,9 +207,10 @@ class Nova:
         except nova_exc.NotFound:
             return False
         except nova_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Nova detach of volume {volume_id} from {server_id}: "
-                f"{exc}"
+            raise errors.refused(
+                self.vim,
+                f"Nova detach of volume {volume_id} from {server_id}",
+                exc,
             ) from exc
         return True
 
@@ -217,7 +220,8 @@ class Nova:
         try:
             self.client.volumes.create_server_volume(server_id, volume_id)
         except nova_exc.ClientException as exc:
-            raise errors.VimError(
-                reason=f"Nova attach of volume {volume_id} to {server_id}: "
-                f"{exc}"
+            raise errors.refused(
+                self.vim,
+                f"Nova attach of volume {volume_id} to {server_id}",
+                exc,
             ) from exc

@@ -54,7 +54,7 @@ def restack(
         raise errors.StackFailed(
             stack=stack_id,
             action=f"UPDATE ({why})",
-            reason=stack.get("stack_status_reason"),
+            reason=errors.verdict(stack.get("stack_status_reason")),
         )
     read_servers(heat_client, nova_client, stack_id, wanted)
 

@@ -3,10 +3,13 @@
 ``interfaceInfo.endpoint`` is the Keystone URL; ``accessInfo`` carries
 ``username``/``password``, ``project`` (or ``projectId``),
 ``projectDomain``, ``userDomain`` and ``region``. TLS: ``interfaceInfo.
-skipCertificateVerification`` or a PEM ``interfaceInfo.ssl_ca_cert``.
-Passwords are never logged. Sessions of the same credentials share one
-token (auth_cache). The session times every HTTP call so that
-the driver's own overhead can be measured (tools/bench).
+skipCertificateVerification`` or a PEM ``interfaceInfo.ssl_ca_cert``;
+``[openstack] client_cert_file`` is presented to every VIM (mutual TLS).
+Passwords are never logged. A failure names the VIM by its vimId and the
+service, never its URL (:mod:`tacker_ng.outbound_errors`). Sessions of
+the same credentials share one token (auth_cache). The session times
+every HTTP call so that the driver's own overhead can be measured
+(tools/bench).
 """
 
 import dataclasses
@@ -22,6 +25,7 @@ from keystoneauth1 import session as ks_session
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tacker_ng import outbound, outbound_errors
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import auth_cache, errors
 from tacker_ng.objects import vim_refs
@@ -34,6 +38,25 @@ VIM_TYPE = "ETSINFV.OPENSTACK_KEYSTONE.V_3"
 CONNECT_RETRIES = 3
 #: First pause before such a retry (doubled each time), seconds.
 CONNECT_RETRY_DELAY = 0.2
+#: Catalog service types, as an operator names the services.
+_SERVICES = {
+    "identity": "Keystone",
+    "compute": "Nova",
+    "orchestration": "Heat",
+    "image": "Glance",
+    "volumev3": "Cinder",
+    "block-storage": "Cinder",
+    "volume": "Cinder",
+    "placement": "Placement",
+}
+
+
+def _service(kwargs: dict[str, Any]) -> str:
+    """Which service of the VIM a request goes to (Keystone for the
+    token requests, which name no catalog entry)."""
+    wanted = kwargs.get("endpoint_filter") or {}
+    kind = wanted.get("service_type") or kwargs.get("service_type")
+    return _SERVICES.get(kind, kind) if kind else "Keystone"
 
 
 @dataclasses.dataclass
@@ -64,9 +87,12 @@ class TimedSession(ks_session.Session):
         *args: Any,
         timer: CallTimer | None = None,
         timeouts: tuple[float, float] | None = None,
+        vim_name: str = "the VIM",
         **kw,
     ):
         super().__init__(*args, **kw)
+        #: How errors name the VIM ("VIM <vimId>"), never by its URL.
+        self.vim_name = vim_name
         self.timer = timer or CallTimer()
         #: (connect, read) seconds of every request (requests' pair).
         self.timeouts = timeouts
@@ -85,32 +111,49 @@ class TimedSession(ks_session.Session):
 
     def _bounded(self, *args: Any, **kwargs: Any):
         """The request with the configured timeouts; a VIM that does not
-        answer in time (or keeps refusing) is :class:`VimUnreachable`."""
+        answer in time (or keeps refusing) is :class:`VimUnreachable`.
+        keystoneauth's text (it holds the URL) is logged only."""
         if self.timeouts is not None:
             kwargs.setdefault("timeout", self.timeouts)
+        service = f"{_service(kwargs)} of {self.vim_name}"
         delay = CONNECT_RETRY_DELAY
         for attempt in range(CONNECT_RETRIES + 1):
             try:
                 return super().request(*args, **kwargs)
             except ks_exc.Unauthorized as exc:
+                LOG.warning("%s refused the credentials: %s", service, exc)
                 raise errors.VimAuthRefused(
-                    reason=f"Keystone answered {exc.http_status or 401}"
+                    vim=self.vim_name,
+                    reason=f"Keystone answered HTTP {exc.http_status or 401}",
                 ) from exc
             except ks_exc.http.HttpError as exc:
                 if (exc.http_status or 0) < 500:
                     raise
+                LOG.warning("%s failed: %s", service, exc)
                 raise errors.VimError(
-                    reason=f"the VIM answered {exc.http_status} "
-                    f"({exc.__class__.__name__})"
+                    reason=f"{service} answered {outbound_errors.answer(exc)}"
                 ) from exc
             except ks_exc.ConnectTimeout as exc:
+                LOG.warning("%s did not answer: %s", service, exc)
                 raise errors.VimUnreachable(
-                    reason=f"no answer within {_seconds(self.timeouts)}"
+                    vim=self.vim_name,
+                    reason=f"{_service(kwargs)} gave no answer within "
+                    f"{_seconds(self.timeouts)}",
                 ) from exc
-            except ks_exc.ConnectFailure as exc:
+            except ks_exc.SSLError as exc:
+                LOG.warning("%s: TLS failed: %s", service, exc)
+                raise errors.VimUnreachable(
+                    vim=self.vim_name,
+                    reason=f"the TLS handshake with {_service(kwargs)} failed",
+                ) from exc
+            except ks_exc.ConnectionError as exc:
                 if attempt == CONNECT_RETRIES:
+                    LOG.warning("%s could not be reached: %s", service, exc)
                     raise errors.VimUnreachable(
-                        reason=f"connection failed {attempt + 1} times"
+                        vim=self.vim_name,
+                        reason=f"the connection to {_service(kwargs)} "
+                        f"failed {attempt + 1} times "
+                        f"({outbound_errors.transport_failure(exc)})",
                     ) from exc
                 LOG.debug("VIM connection failed (%s); retrying", exc)
                 time.sleep(delay)
@@ -230,13 +273,17 @@ def make_session(
             "projectDomain", "Default"
         )
     holder = _Holder()
+    cert = outbound.client_cert("openstack", "OpenStack VIMs", conf)
     tls = [
         bool(interface.get("skipCertificateVerification")),
         interface.get("ssl_ca_cert") or "",
+        cert or "",
     ]
     session = TimedSession(
         auth=auth_cache.password_plugin(auth_args, tls),
         verify=_verify(interface, holder),
+        cert=cert,
+        vim_name=f"VIM {vim['vimId']}" if vim.get("vimId") else "the VIM",
         timer=timer,
         # Connection failures are retried by TimedSession (not timeouts).
         timeouts=(conf.openstack.connect_timeout, conf.openstack.read_timeout),

@@ -15,6 +15,7 @@ from novaclient import client as nova_client
 from novaclient import exceptions as nova_exc
 from oslo_config import cfg
 
+from tacker_ng.infra.openstack import errors as os_errors
 from tacker_ng.infra.openstack import session as os_session
 from tacker_ng.mgmt import ssh_hostkeys
 from tacker_ng.mgmt.kubernetes_cluster.commands import ClusterError
@@ -77,10 +78,12 @@ def cluster_vms(instance: dict[str, Any]) -> list[ClusterVm]:
         try:
             server = clients[vim_id].servers.get(compute["resourceId"])
         except nova_exc.ClientException as exc:
-            raise ClusterError(
-                reason=f"server {compute['resourceId']} of VNFC "
-                f"{vnfc['id']}: {exc}"
-            ) from None
+            refused = os_errors.refused(
+                f"VIM {vim_id}",
+                f"Nova server show of VNFC {vnfc['id']}",
+                exc,
+            )
+            raise ClusterError(reason=refused.detail) from None
         address = _fixed_ip(server)
         if not address:
             raise ClusterError(reason=f"server {server.name} has no fixed IP")

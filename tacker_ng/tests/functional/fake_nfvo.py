@@ -11,22 +11,32 @@ honour the placement constraints; without zones (``zones=[]``) it leaves
 placement to the VIM: its grants name no zone (SOL003: ``zones`` and
 ``zoneId`` are optional). :meth:`FakeNfvo.hold_next` makes it a
 slow NFVO: the next grant request for an instance gets no answer (a
-conductor waits in its grant step) until the NFVO is released.
+conductor waits in its grant step) until the NFVO is released. With
+``tls`` (an ``ssl.SSLContext``) it serves HTTPS, mutual TLS when the
+context requires client certificates.
 """
 
 import base64
 import contextlib
 import json
+import ssl
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tacker_ng.nfvo import local
 from tacker_ng.tests.functional import sol003_schemas
+from tacker_ng.tests.functional.receiver import serve_tls
 
 
 class FakeNfvo:
-    def __init__(self, client_id: str, client_secret: str, zones) -> None:
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str,
+        zones,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.client_basic = (
             "Basic "
             + base64.b64encode(
@@ -142,7 +152,10 @@ class FakeNfvo:
                 self._send(200, nfvo.granted[grant_id])
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        if tls is not None:
+            serve_tls(self.server, tls)
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_port}"
         self._thread = threading.Thread(
             target=self.server.serve_forever, daemon=True
         )

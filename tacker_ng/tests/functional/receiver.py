@@ -3,14 +3,36 @@
 Answers the subscription test GET and notification POSTs with 204,
 checks HTTP basic credentials or an OAuth2 bearer token when told to,
 can fail the next N POSTs with 503, and keeps every notification it
-accepted, in arrival order.
+accepted, in arrival order. With ``tls`` (an ``ssl.SSLContext``) it
+serves HTTPS - mutual TLS when the context requires client certificates.
 """
 
 import base64
 import json
+import socketserver
+import ssl
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def serve_tls(server: socketserver.TCPServer, context: ssl.SSLContext) -> None:
+    """Make ``server`` speak TLS with ``context``. Each handshake runs in
+    its connection's own handler thread (on the first read), so a client
+    that fails it (no client certificate) disturbs no other; its error
+    is no traceback on the test's output (other errors still are)."""
+    server.socket = context.wrap_socket(
+        server.socket, server_side=True, do_handshake_on_connect=False
+    )
+
+    def handle_error(request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ssl.SSLError | ConnectionError):
+            socketserver.BaseServer.handle_error(
+                server, request, client_address
+            )
+
+    server.handle_error = handle_error
 
 
 class Receiver:
@@ -19,6 +41,7 @@ class Receiver:
         username: str | None = None,
         password: str = "",
         bearer: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ):
         if bearer:
             self.expected_auth = f"Bearer {bearer}"
@@ -70,7 +93,10 @@ class Receiver:
                 self._answer(204)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/notify"
+        if tls is not None:
+            serve_tls(self.server, tls)
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_port}/notify"
         self._thread = threading.Thread(
             target=self.server.serve_forever, daemon=True
         )

@@ -41,6 +41,10 @@ def test_refused_host_is_retried_on_the_backoff_schedule_then_fails():
     assert problem["status"] == 504
     assert f"127.0.0.1:{executor.port}" in problem["detail"]
     assert "4 attempts" in problem["detail"]
+    # How it failed in our words; paramiko's and the socket's in the log.
+    assert problem["detail"].endswith(": the connection was refused")
+    assert "Errno" not in problem["detail"]
+    assert "Unable to connect" not in problem["detail"]
 
 
 def test_retry_log_never_shows_the_password(caplog):
@@ -49,6 +53,7 @@ def test_retry_log_never_shows_the_password(caplog):
     with pytest.raises(ssh_errors.HostUnreachable):
         executor.connect()
     assert "not reachable yet" in caplog.text
+    assert "Unable to connect" in caplog.text  # paramiko's own words
     assert "pa55-w0rd" not in caplog.text
 
 

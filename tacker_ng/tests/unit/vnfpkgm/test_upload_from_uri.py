@@ -106,14 +106,38 @@ def test_server_answers_404(pkgm, web):
     _from_uri(
         pkgm,
         pkg["id"],
-        {"addressInformation": "https://u:pw@repo.example.net/x.zip?tok=1"},
+        {"addressInformation": "https://repo.example.net/x.zip?tok=1"},
     )
     details = _error(pkgm, pkg["id"])
     assert details["title"] == "VNF package download failed"
-    assert "answered 404" in details["detail"]
-    # The URL in the reason carries neither credentials nor query.
-    assert "https://repo.example.net/x.zip" in details["detail"]
-    assert "pw" not in details["detail"] and "tok" not in details["detail"]
+    # Worded by tacker-ng: the source by its name, the status; no URL.
+    assert details["detail"] == (
+        "Downloading the VNF package from its addressInformation failed: "
+        "the server answered 404"
+    )
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "https://u:pw@repo.example.net/x.zip",
+        "https://u@repo.example.net/x.zip",
+        "https://:pw@repo.example.net/x.zip",
+    ],
+)
+def test_credentials_in_the_uri_400(pkgm, web, uri):
+    """SOL013: credentials go in userName/password, never in the URI
+    (where they would be stored and sent as Basic auth)."""
+    pkg = pkgm.create()
+    resp = _from_uri(pkgm, pkg["id"], {"addressInformation": uri}, 400)
+    detail = resp.json["detail"]
+    assert "must not carry credentials" in detail
+    assert "userName and password" in detail
+    assert "pw" not in detail and "repo.example.net" not in detail
+    # Nothing persisted, nothing fetched, nothing cast.
+    assert pkgm.get(pkg["id"])["onboardingState"] == "CREATED"
+    assert not list((store.root() / ".incoming").glob("*.source"))
+    assert web.requests == []
 
 
 def test_download_too_large(pkgm, web, conf):

@@ -74,3 +74,14 @@ def test_client_cert_client(conf):
         assert not cfg.api_key
         key_file = cfg.key_file
     assert not os.path.exists(key_file)
+
+
+def test_a_bearer_token_and_a_client_cert_together(conf):
+    """A cluster that wants mutual TLS and a token gets both."""
+    body = vim(bearer_token="tok-123", client_cert=PEM, client_key=PEM)
+    with connection.api_client(body) as api:
+        cfg = api.configuration
+        assert cfg.get_api_key_with_prefix("authorization") == "Bearer tok-123"
+        with open(cfg.cert_file) as f:
+            assert f.read() == PEM
+        assert oct(os.stat(cfg.key_file).st_mode & 0o777) == "0o600"

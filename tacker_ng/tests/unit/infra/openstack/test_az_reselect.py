@@ -200,3 +200,72 @@ def test_existing_vnfcs_never_move(conf):
     result, _ = run(conf, cloud, 1, start, members)
     assert {n: result[n] for n in START} == START
     assert result["VDU2-3"] in {"AZ-1", "AZ-2", "AZ-3", "AZ-4"}
+
+
+def test_heat_reasons_are_classified_raw_and_shown_scrubbed(conf, caplog):
+    """The capacity regex reads Heat's raw text (reselection happens);
+    the ProblemDetails shows the cloud's verdict without the addresses
+    Heat put in it (issue #27)."""
+    raw = (
+        "Resource CREATE failed: ResourceInError: resources.{}.resources.X: "
+        'Went to status ERROR due to "Message: No valid host was found. '
+        'Unable to reach http://10.0.0.8:8778/placement , Code: 500"'
+    )
+
+    def attempt(zones):
+        found = az_errors.failures(
+            [
+                {
+                    "resource_name": "stack",
+                    "resource_status": "CREATE_FAILED",
+                    "resource_status_reason": raw.format(n),
+                }
+                for n in zones
+            ],
+            set(zones),
+            placement_conf.DEFAULT_AZ_RESOURCE_ERROR_REGEX,
+        )
+        return az_reselect.Outcome(False, found, set(zones), "failed")
+
+    conf.set_override("az_select_retry", 1, group="placement")
+    with pytest.raises(errors.InsufficientCapacity) as exc:
+        az_reselect.run(
+            attempt=attempt,
+            assignment={"VDU1-0": "AZ-1"},
+            members=[az_select.Member("VDU1-0", "VDU1", True)],
+            rules=az_select.ZoneRules(),
+            list_zones=lambda: list(ZONES),
+            on_change=lambda z: None,
+            stack="s",
+            action="CREATE",
+            conf=conf,
+            rng=random.Random(0),
+        )
+    detail = exc.value.detail
+    assert "No valid host was found" in detail  # reselection was tried
+    assert "after 1 " in detail
+    assert "10.0.0.8" not in detail and "8778" not in detail
+    assert "<URL>" in detail
+
+
+def test_a_stack_reason_with_an_address_is_scrubbed(conf):
+    def attempt(zones):
+        return az_reselect.Outcome(
+            False, [], set(), "Unable to connect to nova.internal:8774: down"
+        )
+
+    with pytest.raises(errors.StackFailed) as exc:
+        az_reselect.run(
+            attempt=attempt,
+            assignment={},
+            members=[],
+            rules=RULES,
+            list_zones=list,
+            on_change=lambda z: None,
+            stack="s",
+            action="UPDATE",
+            conf=conf,
+        )
+    assert exc.value.detail == (
+        "Heat stack s UPDATE failed: Unable to connect to <address>: down"
+    )

@@ -45,6 +45,7 @@ def _heat(stacks: Stacks, timeout: int = 60) -> tuple[heat.Heat, list]:
     h = heat.Heat.__new__(heat.Heat)
     h.client = types.SimpleNamespace(stacks=stacks)
     h.conf = conf
+    h.vim = "VIM vim1"
     h.check_cancel = lambda: None
     h.sleep = slept.append
     h.waited = 0.0
@@ -67,8 +68,13 @@ def test_create_waits_for_the_name_of_a_deleted_stack(status):
 def test_a_live_stack_of_that_name_is_a_conflict():
     stacks = Stacks(conflicts=1, status="CREATE_COMPLETE")
     h, slept = _heat(stacks)
-    with pytest.raises(errors.VimError, match="already exists"):
+    with pytest.raises(errors.VimError) as err:
         h.create("vnf-i1", {}, {}, {})
+    # Worded by us: what, which VIM, the status and Heat's own message.
+    assert err.value.detail == (
+        "Heat stack create on VIM vim1 failed: the VIM answered HTTP 409: "
+        "The Stack (vnf-i1) already exists."
+    )
     assert stacks.creates == 1
     assert not slept
 

@@ -4,9 +4,11 @@ import logging
 import os
 
 import pytest
+import requests
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 
+from tacker_ng import outbound
 from tacker_ng.infra import base
 from tacker_ng.infra.openstack import errors, session
 from tacker_ng.objects import lcm
@@ -195,7 +197,9 @@ def test_a_vim_that_never_answers_is_unreachable_at_once(conf, monkeypatch):
     assert len(seen) == 1
     problem = caught.value.to_problem_details()
     assert problem["status"] == 504
-    assert problem["detail"].startswith("VIM unreachable: no answer")
+    assert problem["detail"].startswith(
+        "VIM v is unreachable: Keystone gave no answer within"
+    )
     assert "7 s to reply" in problem["detail"]
 
 
@@ -221,12 +225,81 @@ def test_refused_credentials_and_vim_5xx_are_said_in_our_words(monkeypatch):
     problem = refused.value.to_problem_details()
     assert problem["status"] == 502
     assert problem["detail"] == (
-        "The VIM refused the credentials of vimConnectionInfo: Keystone "
-        "answered 401"
+        "VIM v refused the credentials of vimConnectionInfo: Keystone "
+        "answered HTTP 401"
     )
     _flaky(monkeypatch, [ks_exc.ServiceUnavailable("busy")])
-    with pytest.raises(errors.VimError, match="answered 503"):
+    with pytest.raises(errors.VimError) as failed:
         sess.request("/x", "GET")
+    assert failed.value.detail == "Keystone of VIM v answered HTTP 503: busy"
     _flaky(monkeypatch, [ks_exc.NotFound("nope")])
     with pytest.raises(ks_exc.NotFound):
         sess.request("/x", "GET")
+
+
+def _refused_by_keystone() -> ks_exc.ConnectFailure:
+    """keystoneauth's ConnectFailure as a refused connection raises it,
+    with the URL and the errno in its text."""
+    url = "https://keystone.example:5000/v3/auth/tokens"
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connection refused")
+        except ConnectionRefusedError as exc:
+            raise requests.ConnectionError(
+                "HTTPSConnectionPool(host='keystone.example', port=5000): "
+                "Max retries exceeded with url: /v3/auth/tokens "
+                "([Errno 111] Connection refused)"
+            ) from exc
+    except requests.ConnectionError as exc:
+        failure = ks_exc.ConnectFailure(
+            f"Unable to establish connection to {url}: {exc}"
+        )
+        failure.__context__ = exc  # as raised inside keystoneauth's except
+        return failure
+
+
+def test_connection_failures_name_the_vim_not_its_address(monkeypatch):
+    """The caller learns which VIM and service and how it failed; the
+    URL, host, port and errno of keystoneauth's text stay in the log."""
+    _flaky(monkeypatch, [_refused_by_keystone()] * 10)
+    sess, _ = session.make_session(VIM)
+    with pytest.raises(errors.VimUnreachable) as caught:
+        sess.request("/x", "GET")
+    assert caught.value.detail == (
+        "VIM v is unreachable: the connection to Keystone failed 4 times "
+        "(the connection was refused)"
+    )
+
+
+def test_a_tls_failure_is_not_retried(monkeypatch):
+    seen = _flaky(
+        monkeypatch,
+        [ks_exc.SSLError("SSL exception connecting to https://k:5000/v3")],
+    )
+    sess, _ = session.make_session(VIM)
+    with pytest.raises(errors.VimUnreachable) as caught:
+        sess.request("/x", "GET", endpoint_filter={"service_type": "compute"})
+    assert len(seen) == 1
+    assert caught.value.detail == (
+        "VIM v is unreachable: the TLS handshake with Nova failed"
+    )
+
+
+def test_the_client_certificate_is_presented(conf, tmp_path):
+    """[openstack] client_cert_file (and key) go to every VIM session;
+    a missing file is a configuration error named by its option."""
+    cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
+    cert.write_text("cert")
+    key.write_text("key")
+    sess, _ = session.make_session(VIM)
+    assert sess.cert is None
+    conf.set_override("client_cert_file", str(cert), group="openstack")
+    conf.set_override("client_key_file", str(key), group="openstack")
+    sess, _ = session.make_session(VIM)
+    assert sess.cert == (str(cert), str(key))
+    key.unlink()
+    with pytest.raises(outbound.ClientCertUnreadable) as caught:
+        session.make_session(VIM)
+    assert caught.value.status == 500
+    assert "[openstack] client_key_file" in caught.value.detail
+    assert str(tmp_path) not in caught.value.detail
