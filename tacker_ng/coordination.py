@@ -8,7 +8,8 @@ the file:// default, where tooz has no election). A dead leader's lock
 expires (Redis) or is released by the kernel (file), and another conductor
 takes over at its next tick. Correctness never depends on it: the work
 itself is claimed in the database, so two leaders for a moment cost only a
-lost claim, never work done twice.
+lost claim, never work done twice. A lost backend is logged once when it
+is lost and once when it is back (:mod:`tacker_ng.connectivity`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 import tooz
 from oslo_log import log as logging
 from tooz import coordination
+
+from tacker_ng import connectivity
 
 LOG = logging.getLogger(__name__)
 
@@ -37,6 +40,8 @@ class Coordinator:
         self._coordinator: Any = None
         self._mutex = threading.RLock()
         self._leaders: dict[str, Leader] = {}
+        #: Shared by every election: one line per outage, not per duty.
+        self.health = connectivity.ConnectionHealth("coordination", LOG)
 
     @property
     def member_id(self) -> str:
@@ -55,11 +60,12 @@ class Coordinator:
         with self._mutex:
             try:
                 self._connected()
-            except tooz.ToozError:
-                LOG.exception(
-                    "Coordination backend %s unreachable; retrying later",
-                    self._url,
-                )
+            except tooz.ToozError as exc:
+                if not self.health.failed(exc):
+                    LOG.exception(
+                        "Coordination backend %s unreachable; retrying later",
+                        self._url,
+                    )
 
     def leader(self, duty: str) -> Leader:
         """The election of ``duty`` (one object per duty and process)."""
@@ -105,28 +111,45 @@ class Leader:
 
     def is_leader(self) -> bool:
         """Keep or try to take the leadership; False on backend errors."""
+        health = self._coordinator.health
         with self._mutex:
             try:
                 if self._lock is None:
                     self._lock = self._coordinator._lock(self.duty)
                 if self._leading:
                     if self._lock.is_still_owner():
+                        health.ok()
                         return True
                     LOG.warning("Lost the leadership of %s", self.duty)
+                    self._leading = False
+                    self._let_go()
                 self._leading = bool(self._lock.acquire(blocking=False))
+                health.ok()
                 if self._leading:
                     LOG.info(
                         "%s leads %s", self._coordinator.member_id, self.duty
                     )
                 return self._leading
-            except tooz.ToozError:
-                LOG.exception(
-                    "Coordination backend failed; not leading %s", self.duty
-                )
+            except tooz.ToozError as exc:
+                if not health.failed(exc):
+                    LOG.exception(
+                        "Coordination backend failed; not leading %s",
+                        self.duty,
+                    )
                 self._leading = False
                 self._lock = None
         self._coordinator._drop()
         return False
+
+    def _let_go(self) -> None:
+        """Release a lock that expired (Redis was away longer than its
+        timeout): tooz keeps renewing every lock it acquired until it is
+        released, and would log a failed renewal every few seconds for as
+        long as another conductor holds it."""
+        try:
+            self._lock.release()
+        except tooz.ToozError:
+            LOG.debug("Releasing the lapsed %s lock failed", self.duty)
 
     def forget(self) -> None:
         self._leading = False

@@ -7,6 +7,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import conf as tconf
+from tacker_ng import library_logs
 from tacker_ng.conf import opts as conf_opts
 
 LOG = logging.getLogger(__name__)
@@ -46,4 +47,5 @@ def prepare_service(
     )
     os.makedirs(conf.state_path, mode=0o700, exist_ok=True)
     logging.setup(conf, "tacker-ng")
+    library_logs.install()
     return conf

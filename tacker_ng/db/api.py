@@ -126,8 +126,13 @@ def writer(context: object | None = None) -> Iterator[orm.Session]:
 
 
 def _log_retry(state: tenacity.RetryCallState) -> None:
+    """A deadlock retry is a WARNING. A lost connection is DEBUG: during
+    an outage every transaction of every loop retries ten times, and the
+    component whose work it stops says so once (tacker_ng.connectivity)."""
     exc = state.outcome.exception() if state.outcome else None
-    LOG.warning(
+    lost = isinstance(exc, db_exc.DBConnectionError)
+    log = LOG.debug if lost else LOG.warning
+    log(
         "Database transaction rolled back (%s), attempt %d of %d; "
         "running it again",
         type(exc).__name__,

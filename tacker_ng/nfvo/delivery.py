@@ -5,7 +5,9 @@ Each conductor claims the due head notification of each subscription
 written), POSTs it with the subscription's auth, and records success or
 schedules a retry with exponential backoff; after ``max_attempts`` the
 notification is given up and logged. Claims expire, so a conductor dying
-mid-delivery delays but never loses a notification.
+mid-delivery delays but never loses a notification. A database outage
+stops the loop until it is over; it is logged once when the database is
+lost and once when it is back (:mod:`tacker_ng.connectivity`).
 """
 
 import datetime
@@ -14,6 +16,7 @@ import threading
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tacker_ng import connectivity
 from tacker_ng import context as tcontext
 from tacker_ng.db import api as db_api
 from tacker_ng.db import notifications as outbox
@@ -39,6 +42,9 @@ class Deliverer:
         self.context = tcontext.get_admin_context()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._health = connectivity.ConnectionHealth(
+            "notification delivery", LOG
+        )
 
     def _lease(self) -> datetime.timedelta:
         return datetime.timedelta(seconds=self.conf.notification.timeout * 3)
@@ -111,7 +117,11 @@ class Deliverer:
         for row in rows:
             try:
                 self.deliver_one(row)
-            except Exception:
+            except Exception as exc:
+                if connectivity.service_of(exc):
+                    # The rest fails the same way: their claims expire
+                    # and they go out once the database is back.
+                    raise
                 LOG.exception("Delivering notification %s failed", row["id"])
         return len(rows)
 
@@ -120,9 +130,12 @@ class Deliverer:
         while not self._stop.is_set():
             try:
                 busy = self.run_once()
-            except Exception:
-                LOG.exception("Notification delivery loop failed")
+            except Exception as exc:
+                if not self._health.failed(exc):
+                    LOG.exception("Notification delivery loop failed")
                 busy = 0
+            else:
+                self._health.ok()
             if not busy:
                 self._stop.wait(interval)
 

@@ -10,7 +10,8 @@ renewing: its claims expire and another conductor claims the job, moves
 the op occ's SQL claim to itself and resumes the flow from its last
 finished task (taskflow's persisted atoms). SIGTERM stops claiming,
 lets running jobs finish for ``graceful_shutdown_timeout`` and abandons
-(hands back) the rest.
+(hands back) the rest. A Redis outage is logged once by each loop when
+Redis is lost and once when it is back (:mod:`tacker_ng.connectivity`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from oslo_log import log as logging
 from taskflow import exceptions as tf_exc
 from taskflow.jobs import backends as job_backends
 
+from tacker_ng import connectivity
 from tacker_ng import context as tcontext
 from tacker_ng.conductor.operations import runner
 from tacker_ng.db import api as db_api
@@ -107,6 +109,10 @@ class JobBoard:
         self._workers = conf.conductor.job_workers
         self._pool = ThreadPoolExecutor(max_workers=self._workers)
         self._threads: list[threading.Thread] = []
+        self._claiming = connectivity.ConnectionHealth("jobboard", LOG)
+        self._renewing = connectivity.ConnectionHealth(
+            "jobboard claim renewals", LOG
+        )
 
     # -- life cycle ---------------------------------------------------------
     def start(self) -> None:
@@ -192,8 +198,11 @@ class JobBoard:
         while not self._stopping.is_set():
             try:
                 self._claim_some()
-            except Exception:
-                LOG.exception("Looking for jobs failed; trying again")
+            except Exception as exc:
+                if not self._claiming.failed(exc):
+                    LOG.exception("Looking for jobs failed; trying again")
+            else:
+                self._claiming.ok()
             self._stopping.wait(POLL_INTERVAL)
 
     def _claim_some(self) -> None:
@@ -243,8 +252,18 @@ class JobBoard:
                 self._board.consume(job, self.host)
             else:
                 self._board.abandon(job, self.host)
-        except tf_exc.TaskFlowException:
-            LOG.exception("Could not release job %s", job.name)
+        except tf_exc.TaskFlowException as exc:
+            service = connectivity.service_of(exc)
+            if service is None:
+                LOG.exception("Could not release job %s", job.name)
+            else:
+                # Its claim expires and another conductor runs it again.
+                LOG.warning(
+                    "Could not release job %s (%s unreachable: %s)",
+                    job.name,
+                    service,
+                    connectivity.reason(exc),
+                )
 
     def _renew_loop(self) -> None:
         timeout = self.conf.conductor.claim_timeout
@@ -253,9 +272,14 @@ class JobBoard:
         while not self._closed.wait(timeout / 3):
             with self._lock:
                 held = list(self._held.values())
+            renewed = True
             for job in held:
                 try:
                     if not job.extend_expiry(timeout):
                         LOG.error("Lost the claim of job %s", job.name)
-                except tf_exc.TaskFlowException:
-                    LOG.exception("Could not renew job %s", job.name)
+                except tf_exc.TaskFlowException as exc:
+                    renewed = False
+                    if not self._renewing.failed(exc):
+                        LOG.exception("Could not renew job %s", job.name)
+            if renewed and held:
+                self._renewing.ok()
