@@ -52,8 +52,8 @@ class ConductorService:
             )
         self.manager = conductor_manager.ConductorManager(self.host, self.jobs)
         self._server: messaging.MessageHandlingServer | None = None
-        self._periodic: periodics.PeriodicWorker | None = None
-        self._periodic_thread: threading.Thread | None = None
+        #: Periodic workers, each on its own thread (see :meth:`start`).
+        self._periodic: list[periodics.PeriodicWorker] = []
         self._delivery = delivery.Deliverer(self.host, conf)
         self.coordinator = coordination.Coordinator(
             conf.coordination.backend_url, self.host
@@ -138,18 +138,22 @@ class ConductorService:
                 daemon=True,
             ).start()
         self.coordinator.start()
-        self._periodic = periodics.PeriodicWorker(
-            [
-                periodic.as_futurist(job, self.coordinator)
-                for job in self.periodic_jobs()
-            ]
-        )
-        self._periodic_thread = threading.Thread(
-            target=self._periodic.start,
-            name="conductor-periodic",
-            daemon=True,
-        )
-        self._periodic_thread.start()
+        # The heartbeat has a worker of its own: a PeriodicWorker runs its
+        # jobs one after the other, and a job stuck on a dead service
+        # (tooz retries a lost Redis for about a minute) would otherwise
+        # stop the heartbeat and make a working conductor look dead.
+        jobs = self.periodic_jobs()
+        for name, group in (
+            ("heartbeat", [j for j in jobs if j.name == "heartbeat"]),
+            ("periodic", [j for j in jobs if j.name != "heartbeat"]),
+        ):
+            worker = periodics.PeriodicWorker(
+                [periodic.as_futurist(j, self.coordinator) for j in group]
+            )
+            threading.Thread(
+                target=worker.start, name=f"conductor-{name}", daemon=True
+            ).start()
+            self._periodic.append(worker)
         self._delivery.start()
         LOG.info(
             "Conductor %s serving topic %s (RPC API %s)",
@@ -176,10 +180,11 @@ class ConductorService:
         if self.jobs is not None:
             self.jobs.stop(timeout if graceful else 0)
         self._delivery.stop()
-        if self._periodic is not None:
-            self._periodic.stop()
-            self._periodic.wait()
-            self._periodic = None
+        for worker in self._periodic:
+            worker.stop()
+        for worker in self._periodic:
+            worker.wait()
+        self._periodic = []
         self.coordinator.stop()
         try:
             conductors_db.unregister(self.host)

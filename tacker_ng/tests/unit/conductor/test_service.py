@@ -98,3 +98,37 @@ def test_api_ping_without_conductor_is_503(api):
     )
     assert resp.status_int == 503
     assert resp.json["detail"] == "No conductor answered in time."
+
+
+def test_heartbeat_goes_on_while_another_job_hangs(conf, db, monkeypatch):
+    """A periodic job stuck on a dead service (tooz retrying a lost
+    Redis) must not stop the heartbeat."""
+    import threading
+    import time
+
+    from tacker_ng import periodic
+
+    release = threading.Event()
+    conf.set_override("host", "cond-1")
+    conf.set_override("heartbeat_interval", 1, group="conductor")
+    svc = conductor_service.ConductorService(conf)
+    jobs = svc.periodic_jobs()
+    monkeypatch.setattr(
+        svc,
+        "periodic_jobs",
+        lambda: [*jobs, periodic.PeriodicJob("stuck", 0.1, release.wait)],
+    )
+    svc.start()
+    try:
+        # Past the first round (every job runs once at start).
+        time.sleep(1.5)
+        first = _fleet()["cond-1"]["heartbeatAt"]
+        deadline = utcnow() + datetime.timedelta(seconds=5)
+        while utcnow() < deadline:
+            if _fleet()["cond-1"]["heartbeatAt"] > first:
+                break
+        else:
+            pytest.fail("heartbeat stopped behind a hanging job")
+    finally:
+        release.set()
+        svc.stop(graceful=False)
