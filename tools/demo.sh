@@ -44,9 +44,15 @@ os() {
         --os-username admin --os-password "$PASSWORD" "$@" \
         2> >(grep --line-buffered -v "Could not load 'reservation_host_unset'" >&2)
 }
-# Print the command (credentials elided) on stderr, then run it.
+# Print the command (credentials elided; arguments with spaces quoted,
+# so that it can be copied) on stderr, then run it.
 run() {
-    printf '\n$ openstack %s\n' "$*" >&2
+    local shown=() arg
+    for arg in "$@"; do
+        [[ $arg == *" "* ]] && arg="\"$arg\""
+        shown+=("$arg")
+    done
+    printf '\n$ openstack %s\n' "${shown[*]}" >&2
     os "$@"
 }
 # python-tackerclient's vnflcm commands speak the v2 API with this option.
@@ -208,7 +214,7 @@ say "request (no vimConnectionInfo: the default VIM is used):"
 sed 's/^/      /' "$DEMO/instantiate.json"
 lcm instantiate "$VNF" "$DEMO/instantiate.json"
 new_occ "$VNF"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 run vnflcm placement show "$VNF"
 say "what the conductor did (its log):"
 grep -o "Stack vnf-.*zone reselection.*" "$DEMO/tacker-ng.log" | sed 's/^/      /' || say "(no reselection: the grant did not use $(zone AZ-1))"
@@ -218,12 +224,12 @@ FILLED=
 step "Scale out VDU2 by one step (python-tackerclient), wait (tacker-ng plugin)"
 lcm scale "$VNF" --type SCALE_OUT --aspect-id VDU2_scale
 new_occ "$VNF"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 run vnflcm placement show "$VNF"
 
 step "Scale back to instantiation level 1 (tacker-ng plugin: scale-to-level)"
 run vnflcm scale-to-level "$VNF" --instantiation-level-id instantiation_level_1 \
-    --wait -c operation -c operationState
+    --wait -c Operation -c "Operation State"
 new_occ "$VNF" >/dev/null  # the scale-to-level op occ, already waited for
 
 step "Heal one VNFC (its server is rebuilt)"
@@ -232,12 +238,12 @@ step "Heal one VNFC (its server is rebuilt)"
 VNFC=$(os vnflcm placement show "$VNF" -f value -c VNFC 2>/dev/null | sed -n 1p)
 lcm heal "$VNF" --vnfc-instance "$VNFC"
 new_occ "$VNF"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 
 step "Terminate and delete the VNF"
 lcm terminate "$VNF"
 new_occ "$VNF"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 lcm delete "$VNF"
 
 step "Reserve capacity (python-blazarclient): 3 hosts, one per zone $(zone AZ-2)..$(zone AZ-4)"
@@ -283,7 +289,7 @@ say "request:"
 sed 's/^/      /' "$DEMO/instantiate-leased.json"
 lcm instantiate "$VNF2" "$DEMO/instantiate-leased.json"
 new_occ "$VNF2"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 run vnflcm placement show "$VNF2"
 say "the reservation's server group, as Nova reports it (one VNFC per host):"
 "$VENV/bin/python" tools/demo_cloud.py group "$GROUP" | sed 's/^/      /'
@@ -302,7 +308,7 @@ run vnflcm observed show "$VNF2" -c VNFC -c VDU -c Observed -c Host \
 step "Terminate and delete the leased VNF, the lease and the hosts"
 lcm terminate "$VNF2"
 new_occ "$VNF2"
-run vnflcm op wait "$OCC" -c operation -c operationState
+run vnflcm op wait "$OCC" -c Operation -c "Operation State"
 lcm delete "$VNF2"
 rsv_run lease delete "$LEASE"
 # A conductor removes the lease's flavour, aggregate and server group

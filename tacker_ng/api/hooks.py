@@ -1,10 +1,12 @@
 """Pecan hooks: request context, SOL Version check, error rendering."""
 
+from oslo_config import cfg
 from pecan import hooks
+from webob import exc as webob_exc
 
 from tacker_ng import context as tcontext
 from tacker_ng import exceptions
-from tacker_ng.api import errors, versions
+from tacker_ng.api import errors, unserved, versions
 
 
 class ContextHook(hooks.PecanHook):
@@ -44,9 +46,19 @@ class SolVersionHook(hooks.PecanHook):
 
 
 class ErrorHook(hooks.PecanHook):
-    """Turn any exception from a controller into ProblemDetails."""
+    """Turn any exception from a controller into ProblemDetails.
+
+    A route no controller matched (pecan's own 404) under a prefix a
+    misconfigured client calls gets a detail naming the fix
+    (:mod:`tacker_ng.api.unserved`).
+    """
 
     def on_error(self, state, exc):
+        if isinstance(exc, webob_exc.HTTPNotFound):
+            base = cfg.CONF.api.public_endpoint or state.request.host_url
+            detail = unserved.hint(state.request.path, base)
+            if detail is not None:
+                exc = exceptions.NotFound(detail)
         return errors.from_exception(exc)
 
 

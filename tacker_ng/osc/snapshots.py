@@ -53,7 +53,8 @@ class CreateSnapshot(op_wait.WaitCommand):
     """Take a snapshot of a VNF instance.
 
     Creates an empty VnfSnapshotInfo, then starts CREATE_SNAPSHOT into it;
-    prints the op occ and the vnfSnapshotInfoId (or follows it with --wait).
+    prints the op occ and the VnfSnapshotInfo id ("VNF Snapshot Info ID"),
+    or follows the op occ with --wait.
     """
 
     def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
@@ -75,7 +76,7 @@ class CreateSnapshot(op_wait.WaitCommand):
             columns, values = self.follow(occ_id, parsed_args)
         else:
             columns, values = views.occ_summary(tacker.op_occ(occ_id))
-        return columns + ("vnfSnapshotInfoId",), values + (snap_id,)
+        return columns + (views.SNAPSHOT_INFO_ID_COLUMN,), values + (snap_id,)
 
 
 class RevertToSnapshot(op_wait.WaitCommand):

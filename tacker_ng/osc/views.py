@@ -1,20 +1,44 @@
 """Turn API bodies into the columns and rows the commands print.
 
 Pure functions, so every formatter is unit tested on plain dicts.
+
+Resources python-tackerclient shows too (op occs) get its column names,
+so that one ``-c 'Operation State'`` works with its ``vnflcm op show``
+and our ``vnflcm op wait`` alike; our own resources (snapshots) are
+named in its style: title case, "ID", "VNF Instance ID".
 """
 
 import json
 from typing import Any
 
-OCC_FIELDS = (
-    "id",
-    "operation",
-    "operationState",
-    "vnfInstanceId",
-    "startTime",
-    "stateEnteredTime",
-    "isAutomaticInvocation",
+from cliff import columns as cliff_columns
+
+
+class ComplexColumn(cliff_columns.FormattableColumn):
+    """A nested value: indented JSON on a table, the value itself in
+    ``-f json``/``yaml`` (python-tackerclient's FormatComplexDataColumn)."""
+
+    def human_readable(self) -> str:
+        if self._value in (None, ""):
+            return ""
+        return json.dumps(self._value, indent=4, sort_keys=True)
+
+
+#: (attribute, column) of an op occ as python-tackerclient's ``vnflcm op
+#: show`` names them (tackerclient/osc/v1/vnflcm/vnflcm_op_occs.py).
+OCC_ATTRIBUTES = (
+    ("id", "ID"),
+    ("operation", "Operation"),
+    ("operationState", "Operation State"),
+    ("vnfInstanceId", "VNF Instance ID"),
+    ("startTime", "Start Time"),
+    ("stateEnteredTime", "State Entered Time"),
+    ("isAutomaticInvocation", "Is Automatic Invocation"),
+    ("error", "Error"),
 )
+OCC_COLUMNS = tuple(column for _, column in OCC_ATTRIBUTES)
+#: Column of ``snapshot create``'s VnfSnapshotInfo id.
+SNAPSHOT_INFO_ID_COLUMN = "VNF Snapshot Info ID"
 
 PLACEMENT_COLUMNS = ("VNFC", "VDU", "Zone", "Server", "Server group")
 #: What placement show cannot print because the API does not expose it.
@@ -39,20 +63,22 @@ OBSERVED_COLUMNS = (
 
 SNAPSHOT_COLUMNS = (
     "ID",
-    "VNF instance",
-    "VNFC snapshots",
-    "Started at",
-    "Finished at",
+    "VNF Instance ID",
+    "VNFC Snapshots",
+    "Creation Started At",
+    "Creation Finished At",
 )
 
-SNAPSHOT_FIELDS = (
-    "id",
-    "vnfInstanceId",
-    "vnfdId",
-    "creationStartedAt",
-    "creationFinishedAt",
-    "vnfcSnapshots",
-    "userDefinedData",
+#: (attribute of the VnfSnapshot, column) of ``snapshot show``; the ID
+#: is the VnfSnapshotInfo's.
+SNAPSHOT_ATTRIBUTES = (
+    ("id", "ID"),
+    ("vnfInstanceId", "VNF Instance ID"),
+    ("vnfdId", "VNFD ID"),
+    ("creationStartedAt", "Creation Started At"),
+    ("creationFinishedAt", "Creation Finished At"),
+    ("vnfcSnapshots", "VNFC Snapshots"),
+    ("userDefinedData", "User Defined Data"),
 )
 
 CONDUCTOR_COLUMNS = (
@@ -66,13 +92,15 @@ CONDUCTOR_COLUMNS = (
 
 
 def occ_summary(occ: dict[str, Any]) -> tuple[tuple[str, ...], tuple]:
-    """ShowOne columns/values of an op occ, with its error if any."""
-    columns = OCC_FIELDS
-    values = tuple(occ.get(name) for name in columns)
-    if occ.get("error"):
-        columns += ("error",)
-        values += (json.dumps(occ["error"], sort_keys=True),)
-    return columns, values
+    """ShowOne columns/values of an op occ. Error is always there, ""
+    without one, as in python-tackerclient (so ``-c Error`` works)."""
+    values = tuple(
+        ComplexColumn(occ.get(name) or "")
+        if name == "error"
+        else occ.get(name)
+        for name, _ in OCC_ATTRIBUTES
+    )
+    return OCC_COLUMNS, values
 
 
 def placement_rows(instance: dict[str, Any]) -> list[tuple]:
@@ -198,9 +226,10 @@ def snapshot_summary(info: dict[str, Any]) -> tuple[tuple[str, ...], tuple]:
     """
     snap = info.get("vnfSnapshot") or {}
     values: list[Any] = [info.get("id")]
-    for name in SNAPSHOT_FIELDS[1:]:
+    for name, _ in SNAPSHOT_ATTRIBUTES[1:]:
         value = snap.get(name)
         if name in ("vnfcSnapshots", "userDefinedData") and value is not None:
-            value = json.dumps(value, sort_keys=True)
+            value = ComplexColumn(value)
         values.append(value)
-    return SNAPSHOT_FIELDS, tuple(values)
+    columns = tuple(column for _, column in SNAPSHOT_ATTRIBUTES)
+    return columns, tuple(values)

@@ -39,6 +39,47 @@ def console_commands(text: str) -> list[str]:
     return commands
 
 
+#: States an ``until`` loop must stop at besides the one it waits for:
+#: a package can end ERROR, an op occ in any of its final states.
+_LOOP_ENDS = {
+    "onboardingState": {"ONBOARDED", "ERROR"},
+    "operationState": {"COMPLETED", "FAILED_TEMP", "FAILED", "ROLLED_BACK"},
+}
+
+
+def test_every_polling_loop_stops_at_every_end():
+    """A loop waiting for ONBOARDED alone spins for ever on a package
+    that ended ERROR (a second onboarding of one vnfdId does)."""
+    loops = [
+        c
+        for guide in sorted(USER_DOCS.glob("*.rst"))
+        for c in console_commands(guide.read_text())
+        if c.startswith("until ")
+    ]
+    assert len(loops) >= 3
+    for loop in loops:
+        polled = [a for a in _LOOP_ENDS if a in loop]
+        assert polled, loop
+        for attribute in polled:
+            for state in _LOOP_ENDS[attribute]:
+                assert state in loop, (state, loop)
+
+
+def test_loopback_recipe_keeps_the_other_default_networks_denied():
+    """vnf-lcm.rst's line for allowing a loopback callbackUri is the
+    default of [DEFAULT] outbound_deny_networks without loopback."""
+    from tacker_ng.conf import default
+
+    opt = next(o for o in default.opts if o.name == "outbound_deny_networks")
+    text = (USER_DOCS / "vnf-lcm.rst").read_text()
+    line = re.search(r"^ +outbound_deny_networks = (.*)$", text, re.M)
+    assert line, "vnf-lcm.rst lost the outbound_deny_networks example"
+    loopback = {"127.0.0.0/8", "::1/128"}
+    assert line.group(1).split(",") == [
+        net for net in opt.default if net not in loopback
+    ]
+
+
 def test_console_blocks_are_found():
     """The extractor sees the walkthroughs (else the test below would
     pass by running nothing)."""
@@ -99,4 +140,8 @@ def test_user_guides_run_as_written(api, tmp_path):
     # The CLI refused the snapshot and left no empty VnfSnapshotInfo.
     assert "snapshot refused: exit code 1" in out
     assert "HTTP 409 Conflict: " in done.stderr
+    # python-tackerclient without API version 2 is told what to add, and
+    # its op show and our op wait print the same column.
+    assert "OS_TACKER_API_VERSION=2" in out
+    assert "\nROLLED_BACK\nROLLED_BACK\nop wait: exit code 1\n" in out
     assert (work / "heat.zip").is_file() and (work / "vnfd.zip").is_file()

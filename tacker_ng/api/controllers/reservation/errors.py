@@ -1,16 +1,20 @@
 """Blazar's error body for everything under ``/reservation``.
 
 ``{"error_code": 409, "error_message": "...", "error_name": "Conflict"}``
-(``application/json``): python-blazarclient shows ``error_message``. The
-status codes stay ours: 400, 404, 409 for no capacity, never 500 for an
-expected outcome.
+(``application/json``): python-blazarclient shows ``error_message``, and
+prints any other body as a raw dict. The status codes stay ours: 400,
+404, 409 for no capacity, never 500 for an expected outcome.
+
+The paths python-blazarclient calls when it was given the wrong endpoint
+(``/leases`` at the API root, ...) answer in this format too, so that
+the 404 telling where the reservation API is reads as a sentence.
 """
 
 import json
 
 import webob
 
-from tacker_ng.api import errors
+from tacker_ng.api import errors, unserved
 
 PREFIX = "/reservation"
 
@@ -49,5 +53,8 @@ BLAZAR = errors.ErrorFormat("blazar", render, owns)
 
 
 def register() -> None:
-    """Use the Blazar format under ``/reservation`` (idempotent)."""
+    """Use the Blazar format under ``/reservation`` and where a
+    misdirected python-blazarclient lands (idempotent)."""
     errors.register_error_format(PREFIX, BLAZAR)
+    for prefix in unserved.MISDIRECTED_RESERVATION_PREFIXES:
+        errors.register_error_format(prefix, BLAZAR)

@@ -8,6 +8,7 @@ user's shell loads them.
 """
 
 import json
+import os
 import subprocess
 from typing import Any
 
@@ -34,9 +35,19 @@ class Cli:
         ]
 
     def run(
-        self, *args: str, check: bool = True, timeout: float = 120
+        self,
+        *args: str,
+        check: bool = True,
+        timeout: float = 120,
+        env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess:
-        done = forkserver.run([*self.base[1:], *args], timeout=timeout)
+        """``openstack <args>``; ``env`` adds to this process's
+        environment (e.g. ``OS_TACKER_API_VERSION``)."""
+        done = forkserver.run(
+            [*self.base[1:], *args],
+            env={**os.environ, **env} if env else None,
+            timeout=timeout,
+        )
         if check and done.returncode:
             raise AssertionError(
                 f"openstack {' '.join(args)} exited {done.returncode}:\n"

@@ -97,7 +97,7 @@ def _run_demo(cloud, tmp_path: Path, openstack: Path) -> None:
     )
     # instantiate, scale, scale-to-level, heal, terminate; then the
     # leased VNF's instantiate and terminate
-    assert len(re.findall(r"\| operationState \| COMPLETED +\|", out)) == 7
+    assert len(re.findall(r"\| Operation State \| COMPLETED +\|", out)) == 7
     # The leased VNF: its 3 VNFCs on the 3 reserved hosts, one per zone,
     # in the reservation's anti-affinity server group.
     assert "(anti-affinity):" in out

@@ -45,24 +45,24 @@ def test_scale_to_level_and_wait(dep, cli, vnf):
         "--wait", "--interval", "0.2", "-f", "json",
     )  # fmt: skip
     occ = json.loads(done.stdout)
-    assert occ["operation"] == "SCALE_TO_LEVEL"
-    assert occ["operationState"] == "COMPLETED"
+    assert occ["Operation"] == "SCALE_TO_LEVEL"
+    assert occ["Operation State"] == "COMPLETED"
     # Not a terminal: one plain line per state, last the final one.
     lines = done.stderr.strip().splitlines()
-    assert lines[-1].endswith(f"SCALE_TO_LEVEL {occ['id']} COMPLETED")
+    assert lines[-1].endswith(f"SCALE_TO_LEVEL {occ['ID']} COMPLETED")
     assert "\r" not in done.stderr
     vdus = sorted(v["vduId"] for v in _vnfcs(dep, vnf))
     assert vdus == ["VDU1"] * 3 + ["VDU2"] * 4
 
     occ_id = cli.run(
         "vnflcm", "scale-to-level", vnf, "--scale-level", "VDU1_scale=0",
-        "-f", "value", "-c", "id",
+        "-f", "value", "-c", "ID",
     ).stdout.strip()  # fmt: skip
     waited = json.loads(
         cli.run("vnflcm", "op", "wait", occ_id, "-f", "json").stdout
     )
-    assert waited["operationState"] == "COMPLETED"
-    assert waited["id"] == occ_id
+    assert waited["Operation State"] == "COMPLETED"
+    assert waited["ID"] == occ_id
 
 
 def test_placement_show_matches_the_instance(dep, cli, vnf):
@@ -82,8 +82,8 @@ def test_change_flavour_and_its_errors(dep, cli, vnf):
         "vnflcm", "change-flavour", vnf, "--flavour-id", "internal_vl",
         "--wait", "--interval", "0.2",
     )  # fmt: skip
-    assert occ["operation"] == "CHANGE_FLAVOUR"
-    assert occ["operationState"] == "COMPLETED"
+    assert occ["Operation"] == "CHANGE_FLAVOUR"
+    assert occ["Operation State"] == "COMPLETED"
     inst = dep.client().get(f"/vnflcm/v2/vnf_instances/{vnf}").json()
     assert inst["instantiatedVnfInfo"]["flavourId"] == "internal_vl"
 
@@ -107,13 +107,13 @@ def test_change_flavour_and_its_errors(dep, cli, vnf):
 def test_op_wait_shows_a_bar_on_a_terminal(dep, cli, vnf):
     occ_id = cli.run(
         "vnflcm", "scale-to-level", vnf, "--scale-level", "VDU1_scale=1",
-        "-f", "value", "-c", "id",
+        "-f", "value", "-c", "ID",
     ).stdout.strip()  # fmt: skip
     leader, follower = pty.openpty()
     try:
         done = subprocess.run(
             [*cli.base, "vnflcm", "op", "wait", occ_id, "-f", "value",
-             "-c", "operationState", "--interval", "0.2"],
+             "-c", "Operation State", "--interval", "0.2"],
             stdout=subprocess.PIPE,
             stderr=follower,
             stdin=subprocess.DEVNULL,

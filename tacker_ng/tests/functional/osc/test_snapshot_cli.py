@@ -60,21 +60,21 @@ def test_snapshot_create_list_show_revert_delete(dep, cli):
         "-f", "json",
     )  # fmt: skip
     occ = json.loads(done.stdout)
-    assert occ["operation"] == "CREATE_SNAPSHOT"
-    assert occ["operationState"] == "COMPLETED"
+    assert occ["Operation"] == "CREATE_SNAPSHOT"
+    assert occ["Operation State"] == "COMPLETED"
     assert done.stderr.strip().splitlines()[-1].endswith("COMPLETED")
-    snap = occ["vnfSnapshotInfoId"]
+    snap = occ["VNF Snapshot Info ID"]
     # Without --wait: the op occ and the snapshot id, then op wait.
     started = cli.json("vnflcm", "snapshot", "create", other)
-    assert started["operation"] == "CREATE_SNAPSHOT"
-    waited = cli.json("vnflcm", "op", "wait", started["id"])
-    assert waited["operationState"] == "COMPLETED"
+    assert started["Operation"] == "CREATE_SNAPSHOT"
+    waited = cli.json("vnflcm", "op", "wait", started["ID"])
+    assert waited["Operation State"] == "COMPLETED"
 
     shown = cli.json("vnflcm", "snapshot", "show", snap)
-    assert shown["id"] == snap
-    assert shown["vnfInstanceId"] == inst
-    assert shown["vnfdId"] == dep.package["vnfd_id"]
-    assert len(json.loads(shown["vnfcSnapshots"])) == 3
+    assert shown["ID"] == snap
+    assert shown["VNF Instance ID"] == inst
+    assert shown["VNFD ID"] == dep.package["vnfd_id"]
+    assert len(shown["VNFC Snapshots"]) == 3
 
     # Three more (empty) infos: the list spans three pages of two.
     for _ in range(3):
@@ -86,14 +86,14 @@ def test_snapshot_create_list_show_revert_delete(dep, cli):
         "vnflcm", "snapshot", "list",
         "--filter", f"(eq,vnfSnapshot/vnfInstanceId,{inst})",
     )  # fmt: skip
-    assert [(r["ID"], r["VNF instance"]) for r in mine] == [(snap, inst)]
+    assert [(r["ID"], r["VNF Instance ID"]) for r in mine] == [(snap, inst)]
 
     reverted = cli.json(
         "vnflcm", "snapshot", "revert", inst, snap, "--wait",
         "--interval", "0.2",
     )  # fmt: skip
-    assert reverted["operation"] == "REVERT_TO_SNAPSHOT"
-    assert reverted["operationState"] == "COMPLETED"
+    assert reverted["Operation"] == "REVERT_TO_SNAPSHOT"
+    assert reverted["Operation State"] == "COMPLETED"
 
     # A snapshot of another instance: refused, one line, exit code 1.
     refused = cli.run("vnflcm", "snapshot", "revert", other, snap, check=False)
@@ -103,7 +103,8 @@ def test_snapshot_create_list_show_revert_delete(dep, cli):
     assert f"taken of VNF instance {inst}" in last
     assert "Traceback" not in refused.stderr
 
-    cli.run("vnflcm", "snapshot", "delete", snap, started["vnfSnapshotInfoId"])
+    started_snap = started["VNF Snapshot Info ID"]
+    cli.run("vnflcm", "snapshot", "delete", snap, started_snap)
     assert snap not in _snapshot_ids(dep)
     gone = cli.run("vnflcm", "snapshot", "show", snap, check=False)
     assert gone.returncode == 1 and "HTTP 404" in gone.stderr

@@ -79,7 +79,12 @@ def test_vnf_lifecycle_with_tackerclient(dep, cli, tmp_path):
     assert f"Instantiate request for VNF Instance {inst_id}" in out.stdout
     occ = _latest_occ(cli, inst_id)
     assert occ["Operation"] == "INSTANTIATE"
-    assert _wait(cli, occ["ID"])["operationState"] == "COMPLETED"
+    waited = _wait(cli, occ["ID"])
+    assert waited["Operation State"] == "COMPLETED"
+    # One set of names: each column of our op wait is one of
+    # python-tackerclient's op show, with the same value.
+    occ = cli.lcm_json("vnflcm", "op", "show", occ["ID"])
+    assert {k: occ.get(k) for k in waited} == waited
     shown = cli.lcm_json("vnflcm", "show", inst_id)
     assert shown["Instantiation State"] == "INSTANTIATED"
     # The VIM password given at instantiation is never shown back.
@@ -91,19 +96,19 @@ def test_vnf_lifecycle_with_tackerclient(dep, cli, tmp_path):
     )  # fmt: skip
     occ = _latest_occ(cli, inst_id)
     assert occ["Operation"] == "SCALE"
-    assert _wait(cli, occ["ID"])["operationState"] == "COMPLETED"
+    assert _wait(cli, occ["ID"])["Operation State"] == "COMPLETED"
 
     vnfc = shown["Instantiated Vnf Info"]["vnfcResourceInfo"][0]["id"]
     cli.lcm("vnflcm", "heal", inst_id, "--vnfc-instance", vnfc)
     occ = _latest_occ(cli, inst_id)
     assert occ["Operation"] == "HEAL"
-    assert _wait(cli, occ["ID"])["operationState"] == "COMPLETED"
+    assert _wait(cli, occ["ID"])["Operation State"] == "COMPLETED"
 
     out = cli.lcm("vnflcm", "terminate", inst_id)
     assert f"Terminate request for VNF Instance '{inst_id}'" in out.stdout
     occ = _latest_occ(cli, inst_id)
     assert occ["Operation"] == "TERMINATE"
-    assert _wait(cli, occ["ID"])["operationState"] == "COMPLETED"
+    assert _wait(cli, occ["ID"])["Operation State"] == "COMPLETED"
     cli.lcm("vnflcm", "delete", inst_id)
     gone = cli.lcm("vnflcm", "show", inst_id, check=False)
     assert gone.returncode != 0
@@ -135,7 +140,7 @@ def test_failed_op_retry_with_tackerclient(dep, cli, tmp_path):
     occ_id = _failing_instantiate(dep, cli, tmp_path, {"fail_times": 1})
     out = cli.lcm("vnflcm", "op", "retry", occ_id)
     assert "Retry request for LCM operation" in out.stdout
-    assert _wait(cli, occ_id)["operationState"] == "COMPLETED"
+    assert _wait(cli, occ_id)["Operation State"] == "COMPLETED"
 
 
 def test_failed_op_rollback_with_tackerclient(dep, cli, tmp_path):

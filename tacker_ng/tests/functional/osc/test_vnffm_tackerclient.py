@@ -48,7 +48,7 @@ def drifted(dep, cli, tmp_path_factory):
     )
     assert len(occs) == 1, occs
     done = cli.json("vnflcm", "op", "wait", occs[0]["ID"], "--interval", "0.3")
-    assert done["operationState"] == "COMPLETED", done
+    assert done["Operation State"] == "COMPLETED", done
     with (
         fixtures.config(str(tmp)),
         fixtures.database(dep.sql_url, migrate=False),

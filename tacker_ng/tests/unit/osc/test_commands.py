@@ -138,7 +138,7 @@ def test_scale_to_level_prints_the_new_op_occ():
             {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 2}]},
         )
     ]
-    assert out["id"] == "occ-1" and out["operationState"] == "STARTING"
+    assert out["ID"] == "occ-1" and out["Operation State"] == "STARTING"
 
 
 def test_change_flavour_waits_when_asked():
@@ -150,7 +150,7 @@ def test_change_flavour_waits_when_asked():
     )
     assert rc == 0
     assert client.started[0][1:] == ("change_flavour", {"newFlavourId": "big"})
-    assert out["operationState"] == "COMPLETED"
+    assert out["Operation State"] == "COMPLETED"
     assert [line.split()[-1] for line in err.splitlines()] == [
         "STARTING",
         "PROCESSING",
@@ -164,8 +164,8 @@ def test_op_wait_exits_1_with_the_error_on_failure(final):
     client = FakeClient(states=("PROCESSING", final), error=error)
     rc, out, err = run(op_wait.WaitOpOcc, ["occ-1", "--interval", "0"], client)
     assert rc == 1
-    assert out["operationState"] == final
-    assert json.loads(out["error"]) == error
+    assert out["Operation State"] == final
+    assert out["Error"] == error
     assert err.splitlines()[-1] == (
         f"Operation SCALE_TO_LEVEL (occ-1) ended {final}: VIM Error: boom"
     )
@@ -175,7 +175,7 @@ def test_op_wait_exits_0_when_completed():
     rc, out, _ = run(
         op_wait.WaitOpOcc, ["occ-1", "--interval", "0"], FakeClient()
     )
-    assert rc == 0 and out["operationState"] == "COMPLETED"
+    assert rc == 0 and out["Operation State"] == "COMPLETED"
 
 
 def test_op_wait_timeout_is_a_command_error():

@@ -67,7 +67,7 @@ def test_create_takes_the_snapshot_into_a_new_info():
     assert fake.started == [
         ("inst-1", "create_snapshot", {"vnfSnapshotInfoId": "snap-new"})
     ]
-    assert out["id"] == "occ-1" and out["vnfSnapshotInfoId"] == "snap-new"
+    assert out["ID"] == "occ-1" and out["VNF Snapshot Info ID"] == "snap-new"
     assert fake.deleted == []
 
 
@@ -78,8 +78,8 @@ def test_create_wait_fails_with_the_op_error():
         snapshots.CreateSnapshot, ["inst-1", "--wait", "--interval", "0"], fake
     )
     assert rc == 1
-    assert out["operationState"] == "FAILED_TEMP"
-    assert out["vnfSnapshotInfoId"] == "snap-new"
+    assert out["Operation State"] == "FAILED_TEMP"
+    assert out["VNF Snapshot Info ID"] == "snap-new"
     assert err.splitlines()[-1].endswith("FAILED_TEMP: VIM Error: no image")
 
 
@@ -111,7 +111,7 @@ def test_revert_sends_the_snapshot_id_and_waits():
         ["inst-1", "snap-1", "--wait", "--interval", "0"],
         fake,
     )
-    assert rc == 0 and out["operationState"] == "COMPLETED"
+    assert rc == 0 and out["Operation State"] == "COMPLETED"
     assert fake.started == [
         ("inst-1", "revert_to_snapshot", {"vnfSnapshotInfoId": "snap-1"})
     ]
@@ -131,17 +131,17 @@ def test_list_passes_the_filter_and_shows_empty_infos():
     assert rows == [
         {
             "ID": "snap-1",
-            "VNF instance": "inst-1",
-            "VNFC snapshots": 2,
-            "Started at": "2026-01-01T00:00:00Z",
-            "Finished at": "2026-01-01T00:00:02Z",
+            "VNF Instance ID": "inst-1",
+            "VNFC Snapshots": 2,
+            "Creation Started At": "2026-01-01T00:00:00Z",
+            "Creation Finished At": "2026-01-01T00:00:02Z",
         },
         {
             "ID": "snap-2",
-            "VNF instance": "-",
-            "VNFC snapshots": 0,
-            "Started at": "-",
-            "Finished at": "-",
+            "VNF Instance ID": "-",
+            "VNFC Snapshots": 0,
+            "Creation Started At": "-",
+            "Creation Finished At": "-",
         },
     ]
 
@@ -149,16 +149,16 @@ def test_list_passes_the_filter_and_shows_empty_infos():
 def test_show_flattens_the_snapshot():
     rc, out, _ = run(snapshots.ShowSnapshot, ["snap-9"], SnapClient())
     assert rc == 0
-    assert out["id"] == "snap-9" and out["vnfInstanceId"] == "inst-1"
-    assert out["userDefinedData"] == '{"k": "v"}'
-    assert "vnfInstance" not in out
+    assert out["ID"] == "snap-9" and out["VNF Instance ID"] == "inst-1"
+    assert out["User Defined Data"] == {"k": "v"}
+    assert "vnfInstance" not in out and "VNF Instance" not in out
 
 
 def test_show_of_an_empty_info():
     columns, values = views.snapshot_summary(EMPTY)
     assert dict(zip(columns, values, strict=True)) == {
-        "id": "snap-2",
-        **dict.fromkeys(views.SNAPSHOT_FIELDS[1:]),
+        "ID": "snap-2",
+        **dict.fromkeys(c for _, c in views.SNAPSHOT_ATTRIBUTES[1:]),
     }
 
 

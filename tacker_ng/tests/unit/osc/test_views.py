@@ -17,20 +17,22 @@ def test_occ_summary_without_error():
         "_links": {},
     }
     columns, values = views.occ_summary(occ)
-    assert columns == views.OCC_FIELDS
-    assert dict(zip(columns, values, strict=True))["operation"] == (
-        "SCALE_TO_LEVEL"
-    )
-    assert "_links" not in columns
+    assert columns == views.OCC_COLUMNS
+    shown = dict(zip(columns, values, strict=True))
+    assert shown["Operation"] == "SCALE_TO_LEVEL"
+    assert shown["Operation State"] == "COMPLETED"
+    assert shown["Error"].human_readable() == ""
+    assert "_links" not in columns and "Links" not in columns
 
 
-def test_occ_summary_adds_the_error_as_json():
+def test_occ_summary_shows_the_error_as_json():
     error = {"status": 500, "title": "VIM Error", "detail": "d"}
     columns, values = views.occ_summary(
         {"id": "o1", "operationState": "FAILED_TEMP", "error": error}
     )
-    assert columns[-1] == "error"
-    assert json.loads(values[-1]) == error
+    assert columns[-1] == "Error"
+    assert values[-1].machine_readable() == error
+    assert json.loads(values[-1].human_readable()) == error
 
 
 def test_placement_rows_prefer_zone_id_and_sort_by_vdu():
@@ -132,3 +134,23 @@ def test_observed_summary_mentions_autoheal_backoff():
     assert "last observed never" in line
     assert "auto-heal on" in line
     assert "2 failed auto-heal(s) in a row, back-off until T" in line
+
+
+def test_occ_columns_are_the_ones_python_tackerclient_shows():
+    """``-c 'Operation State'`` selects the same column in
+    python-tackerclient's ``vnflcm op show`` and in our ``op wait``,
+    ``scale-to-level``, ``change-flavour`` and ``snapshot`` commands."""
+    from tackerclient.osc.v1.vnflcm import vnflcm_op_occs
+
+    occ = {name: f"value of {name}" for name, _ in views.OCC_ATTRIBUTES}
+    shown, attributes = vnflcm_op_occs._get_columns(occ, action="show")
+    theirs = dict(zip(attributes, shown, strict=True))
+    assert {name: theirs[name] for name, _ in views.OCC_ATTRIBUTES} == dict(
+        views.OCC_ATTRIBUTES
+    )
+
+
+def test_snapshot_list_columns_are_snapshot_show_columns():
+    """One ``-c`` name selects the same attribute in list and show."""
+    show_columns, _ = views.snapshot_summary({"id": "s1"})
+    assert set(views.SNAPSHOT_COLUMNS) <= set(show_columns)
