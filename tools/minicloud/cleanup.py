@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import placement_sync
+
 QUOTAS = (
     "instances",
     "cores",
@@ -172,9 +174,11 @@ def _flavors(conn, scope: Scope, keep: set[str], removed: Counter) -> None:
 
 def _aggregates(conn, state: dict, scope: Scope, removed: Counter) -> None:
     """Delete the scope's extra aggregates; restore the hosts and the
-    metadata of its baseline aggregates (a zone's, a lane's)."""
+    metadata of its baseline aggregates (a zone's, a lane's), in Nova and
+    in Placement's copy (placement_sync.py)."""
     cmp = conn.compute
     wanted = {a["id"]: a for a in state["baseline"]["aggregates"].values()}
+    members: dict[str, set[str]] = {}
     for agg in cmp.aggregates():
         spec = wanted.get(agg.id)
         hosts = set(agg.hosts or [])
@@ -193,6 +197,8 @@ def _aggregates(conn, state: dict, scope: Scope, removed: Counter) -> None:
             cmp.remove_host_from_aggregate(agg, h)
         for h in set(spec["hosts"]) - hosts:
             cmp.add_host_to_aggregate(agg, h)
+        for h in spec["hosts"]:
+            members.setdefault(h, set()).add(agg.uuid)
         meta = dict(agg.metadata or {})
         want = spec.get("metadata") or {
             # A baseline written before aggregates had "metadata".
@@ -203,6 +209,7 @@ def _aggregates(conn, state: dict, scope: Scope, removed: Counter) -> None:
         if fix:
             cmp.set_aggregate_metadata(agg, fix)
             removed["aggregate_changes"] += 1
+    placement_sync.ensure_members(conn.placement, members, removed)
 
 
 def restore_computes(conn, hosts: Iterable[str] | None) -> Counter:
