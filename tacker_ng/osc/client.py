@@ -16,6 +16,7 @@ from osc_lib import exceptions
 
 SERVICE_TYPE = "nfv-orchestration"
 LCM = "/vnflcm/v2"
+PKGM = "/vnfpkgm/v1"
 #: SOL003 v3.3.1 LCM interface version sent on every /vnflcm/v2 request.
 LCM_VERSION = "2.0.0"
 
@@ -119,6 +120,43 @@ class Client:
 
     def op_occ(self, op_occ_id: str) -> dict[str, Any]:
         return self.get(f"{LCM}/vnf_lcm_op_occs/{op_occ_id}")
+
+    def newest_op_occ(self, instance_id: str) -> str | None:
+        """The id of the instance's most recently started op occ."""
+        query = urllib.parse.urlencode(
+            {"filter": f"(eq,vnfInstanceId,{instance_id})"}
+        )
+        occs = self.list_all(f"{LCM}/vnf_lcm_op_occs?{query}")
+        if not occs:
+            return None
+        return max(occs, key=lambda o: o.get("startTime") or "")["id"]
+
+    def create_package(self) -> dict[str, Any]:
+        """POST an empty CreateVnfPkgInfoRequest (201); the VnfPkgInfo."""
+        return self.request("POST", f"{PKGM}/vnf_packages", json={})[0]
+
+    def upload_package(self, package_id: str, csar: bytes) -> None:
+        """PUT the CSAR as the package's content (202)."""
+        try:
+            resp = self.http.request(
+                f"{PKGM}/vnf_packages/{package_id}/package_content",
+                "PUT",
+                data=csar,
+                headers={
+                    "Content-Type": "application/zip",
+                    "Accept": "application/json",
+                },
+                raise_exc=False,
+            )
+        except ks_exc.ConnectFailure as exc:
+            raise exceptions.CommandError(
+                f"Cannot reach the tacker-ng API: {exc}"
+            ) from exc
+        if resp.status_code >= 400:
+            raise ApiError(resp.status_code, _problem(resp))
+
+    def package(self, package_id: str) -> dict[str, Any]:
+        return self.get(f"{PKGM}/vnf_packages/{package_id}")
 
     def vnf_instance(self, instance_id: str) -> dict[str, Any]:
         return self.get(f"{LCM}/vnf_instances/{instance_id}")

@@ -19,6 +19,15 @@ class ListConductors(command.Lister):
         self, parsed_args: argparse.Namespace
     ) -> tuple[tuple[str, ...], list[tuple]]:
         tacker = self.app.client_manager.tacker_ng
-        return views.CONDUCTOR_COLUMNS, views.conductor_rows(
-            tacker.conductors()
-        )
+        fleet = tacker.conductors()
+        rows = views.conductor_rows(fleet)
+        if any(c.get("sandbox") for c in fleet):
+            # tacker-ng-all in its sandbox: say so where operators look.
+            return (
+                (*views.CONDUCTOR_COLUMNS, "Sandbox"),
+                [
+                    (*row, bool(c.get("sandbox")))
+                    for row, c in zip(rows, fleet, strict=True)
+                ],
+            )
+        return views.CONDUCTOR_COLUMNS, rows

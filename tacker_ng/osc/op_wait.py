@@ -85,7 +85,15 @@ class WaitOpOcc(WaitCommand):
         parser.add_argument(
             "vnf_lcm_op_occ_id",
             metavar="<vnf-lcm-op-occ-id>",
+            nargs="?",
             help="VNF LCM operation occurrence ID",
+        )
+        parser.add_argument(
+            "--instance",
+            metavar="<vnf-instance-id>",
+            help="Instead of an op occ ID: the newest operation of this VNF "
+            "instance (python-tackerclient's instantiate, scale, heal and "
+            "terminate print no op occ ID)",
         )
         add_wait_options(parser)
         return parser
@@ -93,4 +101,16 @@ class WaitOpOcc(WaitCommand):
     def take_action(
         self, parsed_args: argparse.Namespace
     ) -> tuple[tuple[str, ...], tuple]:
-        return self.follow(parsed_args.vnf_lcm_op_occ_id, parsed_args)
+        if bool(parsed_args.vnf_lcm_op_occ_id) == bool(parsed_args.instance):
+            raise exceptions.CommandError(
+                "Give either an op occ ID or --instance <vnf-instance-id>."
+            )
+        occ_id = parsed_args.vnf_lcm_op_occ_id
+        if parsed_args.instance:
+            tacker = self.app.client_manager.tacker_ng
+            occ_id = tacker.newest_op_occ(parsed_args.instance)
+            if occ_id is None:
+                raise exceptions.CommandError(
+                    f"VNF instance {parsed_args.instance} has no operation."
+                )
+        return self.follow(occ_id, parsed_args)

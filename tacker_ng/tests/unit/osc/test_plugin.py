@@ -19,6 +19,7 @@ EXPECTED = {
     "vnflcm scale-to-level",
     "vnflcm change-flavour",
     "vnflcm op wait",
+    "vnf package onboard",
     "vnflcm placement show",
     "vnflcm observed show",
     "tacker-ng conductor list",
