@@ -9,10 +9,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import lanes as lanes_mod
+import placement_sync
 from cleanup import UNLIMITED, poll, restore_computes
 
 AGG_PREFIX = "mc-az-"
@@ -259,6 +261,18 @@ def _ready_services(conn, topo: dict, logs: Path) -> None:
     )
 
 
+def _placement_copy(conn, aggregates: dict[str, Any]) -> None:
+    """Nova mirrors a host's aggregates into Placement only if the
+    host's resource provider exists when the host is added; the first
+    zone's hosts were added before theirs (seen: AZ-1 unschedulable)."""
+    uuids = {a.id: a.uuid for a in conn.compute.aggregates()}
+    members: dict[str, set[str]] = {}
+    for spec in aggregates.values():
+        for host in spec["hosts"]:
+            members.setdefault(host, set()).add(uuids[spec["id"]])
+    placement_sync.ensure_members(conn.placement, members, Counter())
+
+
 def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
     """Make the cloud match the topology; returns baseline ids."""
     _computes(conn, topo, logs)
@@ -270,6 +284,7 @@ def build(conn, topo: dict, logs: Path, nova_conf: Path) -> dict[str, Any]:
         lanes_mod.build(conn, lane, topo["zones"]) for lane in topo["lanes"]
     ]
     aggregates.update(_lane_aggregates(conn, lanes))
+    _placement_copy(conn, aggregates)
     conn.compute.update_quota_class_set("default", **UNLIMITED)
     _ready_services(conn, topo, logs)
     return {

@@ -34,7 +34,13 @@ SAVED = paths.HOME / "saved"
 BASELINE_FP = paths.HOME / "baseline.fingerprint"
 #: Bump when what is saved (or how) changes.
 FORMAT = "1"
-SCRIPTS = ("setup_cloud.py", "baseline.py", "lanes.py", "cleanup.py")
+SCRIPTS = (
+    "setup_cloud.py",
+    "baseline.py",
+    "lanes.py",
+    "cleanup.py",
+    "placement_sync.py",
+)
 
 
 def fingerprint(topo: dict[str, Any]) -> str:
