@@ -73,7 +73,7 @@ def _populate(nova: NovaLite, vnfs: int, per_vnf: int, autoheal_every: int):
             "vim1": {
                 "vimId": "vim1",
                 "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3",
-                "interfaceInfo": {"endpoint": f"{nova.url}/v3"},
+                "interfaceInfo": {"endpoint": nova.auth_url},
                 "accessInfo": {
                     "username": "bench",
                     "password": "bench-secret",
