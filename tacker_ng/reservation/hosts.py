@@ -130,6 +130,12 @@ def _freepool(nova) -> int:
     )
 
 
+def return_to_freepool(nova, name: str) -> None:
+    """Put a host the service already knows back into the freepool (a
+    Nova that lost its aggregates, such as a restarted simulator)."""
+    nova.add_host(_freepool(nova), name)
+
+
 def register(nova, name: str, extra: Mapping[str, Any]) -> dict:
     """Add a Nova hypervisor to the freepool; returns the host record."""
     if not isinstance(name, str) or not name:

@@ -23,7 +23,7 @@ from tacker_ng import crypto
 from tacker_ng.db import api as db_api
 from tacker_ng.db import vim_registry
 from tacker_ng.objects import tacker_vim
-from tacker_ng.sandbox import children
+from tacker_ng.sandbox import children, nova
 
 LOG = logging.getLogger(__name__)
 
@@ -58,6 +58,10 @@ def _check_checkout() -> None:
         raise SandboxUnavailable(
             "the sandbox needs a source checkout of tacker-ng (its "
             f"simulators live in tools/simcloud; {SIMK8S} is missing)"
+        )
+    if not nova.SERVE.exists():
+        raise SandboxUnavailable(
+            f"the sandbox's simulated Nova is missing ({nova.SERVE})"
         )
     try:
         import aiohttp  # noqa: F401
@@ -140,8 +144,11 @@ def start(conf: cfg.ConfigOpts) -> Sandbox:
             ", ".join(conf.sandbox.zones),
             VIM_NAME,
         )
+        nova_child, nova_info = nova.start(conf, state)
+        running.append(nova_child)
+        nova.use(conf, nova_info)
     except Exception:
         for child in reversed(running):
             child.stop()
         raise
-    return Sandbox(state, k8s_info, None, running)
+    return Sandbox(state, k8s_info, nova_info, running)

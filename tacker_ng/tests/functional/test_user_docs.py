@@ -80,6 +80,19 @@ def test_loopback_recipe_keeps_the_other_default_networks_denied():
     ]
 
 
+def test_every_guide_with_console_blocks_runs():
+    """A guide that gains a console block joins the run (in GUIDES, in
+    reading order), so every documented command runs in one sequence and
+    collisions between guides show; README's block runs on the sandbox
+    (test_readme_sandbox.py)."""
+    with_blocks = {
+        guide.name
+        for guide in USER_DOCS.glob("*.rst")
+        if console_commands(guide.read_text())
+    }
+    assert with_blocks == set(GUIDES)
+
+
 def test_console_blocks_are_found():
     """The extractor sees the walkthroughs (else the test below would
     pass by running nothing)."""
