@@ -97,6 +97,39 @@ PROBLEM_DETAILS = ErrorFormat(
     lambda resp: resp.content_type == PROBLEM_JSON,
 )
 
+
+def json_error_format(
+    name: str, body: Callable[[int, str, str], dict], marker: str
+) -> ErrorFormat:
+    """An error format of another API family (Blazar's, Tacker's v1.0):
+    ``body(status, detail, title)`` as ``application/json``, recognised
+    by its top-level ``marker`` key."""
+
+    def render(
+        status: int, detail: str, title: str, headers: dict[str, str]
+    ) -> webob.Response:
+        resp = webob.Response(
+            status=status,
+            body=json.dumps(body(status, detail, title)).encode(),
+            content_type="application/json",
+            charset=None,
+        )
+        for header, value in (headers or {}).items():
+            resp.headers[header] = value
+        return resp
+
+    def owns(resp: webob.Response) -> bool:
+        if resp.content_type != "application/json":
+            return False
+        try:
+            decoded = json.loads(resp.body)
+        except ValueError:
+            return False
+        return isinstance(decoded, dict) and marker in decoded
+
+    return ErrorFormat(name, render, owns)
+
+
 #: URI prefix -> error format of the API under it.
 _FORMATS: dict[str, ErrorFormat] = {}
 

@@ -14,19 +14,9 @@ pytestmark = pytest.mark.minicloud
 
 @pytest.fixture(scope="module")
 def api(minicloud, tmp_path_factory):
-    admin = minicloud.admin_auth
     extra = {
         "api": {"auth_strategy": "keystone"},
-        "keystone_authtoken": {
-            "www_authenticate_uri": admin["auth_url"],
-            "auth_url": admin["auth_url"],
-            "auth_type": "password",
-            "username": admin["username"],
-            "password": admin["password"],
-            "project_name": admin["project_name"],
-            "user_domain_name": admin["user_domain_name"],
-            "project_domain_name": admin["project_domain_name"],
-        },
+        "keystone_authtoken": minicloud.keystone_authtoken(),
     }
     tmp = tmp_path_factory.mktemp("keystone")
     with (

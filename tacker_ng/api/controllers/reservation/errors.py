@@ -10,46 +10,20 @@ The paths python-blazarclient calls when it was given the wrong endpoint
 the 404 telling where the reservation API is reads as a sentence.
 """
 
-import json
-
-import webob
-
 from tacker_ng.api import errors, unserved
 
 PREFIX = "/reservation"
 
 
-def render(
-    status: int, detail: str, title: str, headers: dict[str, str]
-) -> webob.Response:
-    """A Blazar error response."""
-    body = {
+def _body(status: int, detail: str, title: str) -> dict:
+    return {
         "error_code": status,
         "error_message": detail,
         "error_name": "".join(title.split()) or str(status),
     }
-    resp = webob.Response(
-        status=status,
-        body=json.dumps(body).encode(),
-        content_type="application/json",
-        charset=None,
-    )
-    for name, value in (headers or {}).items():
-        resp.headers[name] = value
-    return resp
 
 
-def owns(resp: webob.Response) -> bool:
-    if resp.content_type != "application/json":
-        return False
-    try:
-        body = json.loads(resp.body)
-    except ValueError:
-        return False
-    return isinstance(body, dict) and "error_message" in body
-
-
-BLAZAR = errors.ErrorFormat("blazar", render, owns)
+BLAZAR = errors.json_error_format("blazar", _body, "error_message")
 
 
 def register() -> None:
