@@ -25,6 +25,7 @@ SECTION_MODULES: tuple[str, ...] = (
     "notification",
     "openstack",
     "placement",
+    "pm",
     "reservation",
     "sandbox",
     "vim",

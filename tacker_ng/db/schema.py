@@ -18,6 +18,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "tacker_ng.db.models_convergence",
     "tacker_ng.db.models_snapshots",
     "tacker_ng.db.models_vims",
+    "tacker_ng.db.models_pm",
 )
 
 

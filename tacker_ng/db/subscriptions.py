@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tacker_ng import exceptions
-from tacker_ng.db import models, models_convergence
+from tacker_ng.db import models, models_convergence, pm_jobs, pm_thresholds
 from tacker_ng.db.types import utcnow
 
 SUBSCRIPTIONS = models.LccnSubscription.__table__
@@ -148,9 +148,13 @@ for_project = LCM.for_project
 def find_any(
     session: orm.Session, subscription_id: str
 ) -> Mapping[str, Any] | None:
-    """The subscription row of either kind (for notification delivery)."""
+    """The subscription row of any kind (for notification delivery); a
+    PM job or threshold is its own subscription (SOL003 v3.3.1 clause 6
+    has no PM subscriptions: callbackUri and authentication are theirs)."""
     return (
         LCM.find(session, subscription_id)
         or PKGM.find(session, subscription_id)
         or FM.find(session, subscription_id)
+        or pm_jobs.find(session, subscription_id)
+        or pm_thresholds.find(session, subscription_id)
     )

@@ -33,6 +33,11 @@ TABLES = {
     "vnf_convergence",
     "vnf_alarms",
     "fm_subscriptions",
+    "pm_jobs",
+    "pm_reports",
+    "pm_report_entries",
+    "pm_thresholds",
+    "pm_threshold_states",
 }
 
 
