@@ -179,6 +179,45 @@ ensure_etcd_haproxy() {
 required_failed=""
 ensure_etcd_haproxy
 
+# Debian's Prometheus server and node exporter for the performance
+# management tests: every test module starts its own Prometheus on a free
+# port with its own configuration (file-based service discovery in a
+# scratch folder, tacker_ng/tests/functional/fixtures/prometheus.py) and
+# runs node exporters inside test VMs' namespaces (tools/testvms). The
+# packages' own services (Prometheus on :9090, the exporter on :9100)
+# must not run here: a policy-rc.d forbids starting them during the
+# install; with systemd they are also stopped and disabled afterwards.
+# No recommends: the exporter's "collectors" recommendation pulls in
+# smartmontools, ipmitool and a timer that the tests do not use.
+ensure_prometheus() {
+    local pkgs=() policy=/usr/sbin/policy-rc.d made_policy=""
+    [[ -x /usr/bin/prometheus ]] || pkgs+=(prometheus)
+    [[ -x /usr/bin/prometheus-node-exporter ]] || pkgs+=(prometheus-node-exporter)
+    if ((${#pkgs[@]} == 0)); then
+        log "prometheus: $(/usr/bin/prometheus --version 2>&1 | head -n 1);" \
+            "node exporter: $(/usr/bin/prometheus-node-exporter --version 2>&1 | head -n 1)"
+        return 0
+    fi
+    if [[ ! -e $policy ]]; then
+        printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
+    fi
+    apt_update_once
+    if DEBIAN_FRONTEND=noninteractive apt_get install -y -qq \
+        --no-install-recommends "${pkgs[@]}" \
+        >/tmp/test-setup-prometheus.log 2>&1; then
+        log "installed ${pkgs[*]} (services not started)"
+    else
+        log "ERROR: apt-get install ${pkgs[*]} failed: $(tail -n 3 /tmp/test-setup-prometheus.log)"
+        missing+=("${pkgs[@]}")
+    fi
+    [[ -n $made_policy ]] && rm -f "$policy"
+    if [[ -d /run/systemd/system ]]; then
+        systemctl disable --now prometheus prometheus-node-exporter \
+            >/dev/null 2>&1 || true
+    fi
+}
+ensure_prometheus
+
 # curl and jq run the user guides' console examples (test_user_docs.py).
 for tool in curl jq; do
     command -v "$tool" >/dev/null && continue

@@ -7,6 +7,7 @@ from tacker_ng.tests.functional import services
 pytest_plugins = [
     "tacker_ng.tests.functional.lanes",
     "tacker_ng.tests.functional.fixtures.minicloud",
+    "tacker_ng.tests.functional.fixtures.prometheus",
     "tacker_ng.tests.functional.fixtures.simk8s",
     "tacker_ng.tests.functional.fixtures.sshd",
 ]

@@ -117,3 +117,13 @@ class SimK8sControl:
             f"/simcloud/v1/namespaces/{namespace}/pods/{pod}/crashloop",
             body,
         )
+
+    def pod_metrics(
+        self, namespace: str, pod: str, values: dict[str, Any] | None = None
+    ) -> dict:
+        """The values a pod's proxied /metrics serves; with ``values``
+        (the test exporter's spec) change them first."""
+        path = f"/simcloud/v1/namespaces/{namespace}/pods/{pod}/metrics"
+        if values is None:
+            return self._call("GET", path)
+        return self._call("PATCH", path, values)

@@ -11,6 +11,8 @@
 - ``POST /simcloud/v1/namespaces/<ns>/pods/<name>/crashloop``
   (body ``{"enabled": true, "containers": [...]}``)
 - ``PUT  /simcloud/v1/config`` (body: any of the timing fields)
+- ``GET|PUT|PATCH /simcloud/v1/namespaces/<ns>/pods/<name>/metrics``
+  (the values the pod's proxied ``/metrics`` serves, see podmetrics.py)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import errors
+from tools.simcloud.k8s import errors, podmetrics
 from tools.simcloud.k8s import nodes as nodes_mod
 from tools.simcloud.k8s.resources import lookup
 
@@ -109,6 +111,13 @@ async def handle(
         node = cluster.kubelet.set_kubelet_running(parts[1], running)
         cluster.kick()
         return _json(node)
+    if (
+        len(parts) == 5
+        and parts[0] == "namespaces"
+        and parts[2] == "pods"
+        and parts[4] == "metrics"
+    ):
+        return await podmetrics.control(cluster, request, parts[1], parts[3])
     if (
         len(parts) == 5
         and parts[0] == "namespaces"

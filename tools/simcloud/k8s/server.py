@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tools.simcloud.k8s import control, errors, openapi, resources
+from tools.simcloud.k8s import control, errors, openapi, podmetrics, resources
 from tools.simcloud.k8s.api import Api
 from tools.simcloud.k8s.engine import Cluster
 from tools.simcloud.k8s.rest import error_response, respond
@@ -137,6 +137,8 @@ class Server:
             return openapi.respond_v2(request)
         if parts and parts[0] == "simcloud":
             return await control.handle(self.cluster, request, parts[1:])
+        if podmetrics.is_proxy(parts):
+            return podmetrics.proxy(self.cluster, request, parts)
         if parts[:2] == ["api", "v1"]:
             if len(parts) == 2:
                 return respond(resources.api_resource_list("", "v1"))

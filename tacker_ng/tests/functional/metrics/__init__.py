@@ -1,0 +1,1 @@
+"""Prometheus in the tests: exporters, tacker-ng's own metrics."""
