@@ -235,3 +235,36 @@ def metrics_of_group(
         for m in measurements.values()
         if m.group == group and object_type in m.object_types
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Requested:
+    """One metric a PM job asks for, as its reports name it."""
+
+    #: The name in report entries: as the job wrote it (maybe with an
+    #: ``.<objectInstanceId>`` suffix), or the group member's name.
+    reported_as: str
+    measurement: Measurement
+    #: The one object instance the name is limited to (its suffix).
+    object_instance_id: str | None
+
+
+def requested(
+    criteria: Mapping[str, Any],
+    object_type: str,
+    measurements: Mapping[str, Measurement],
+) -> list[Requested]:
+    """The metrics of a job's PmJobCriteria, groups expanded, each once;
+    names the table no longer holds are skipped."""
+    out: dict[str, Requested] = {}
+    for metric in criteria.get("performanceMetric") or []:
+        name, dot, instance_id = metric.partition(".")
+        found = measurements.get(name)
+        if found is not None and object_type in found.object_types:
+            out.setdefault(
+                metric, Requested(metric, found, instance_id if dot else None)
+            )
+    for group in criteria.get("performanceMetricGroup") or []:
+        for name in metrics_of_group(group, object_type, measurements):
+            out.setdefault(name, Requested(name, measurements[name], None))
+    return list(out.values())

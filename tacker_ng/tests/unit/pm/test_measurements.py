@@ -141,3 +141,28 @@ def test_the_configured_file_is_read_again_when_it_changes(conf, tmp_path):
     assert (
         m.table(conf)["VDiskUsageMeanVnf"] == m.DEFAULTS["VDiskUsageMeanVnf"]
     )
+
+
+def test_what_a_job_asks_for_groups_expanded_once():
+    asked = m.requested(
+        {
+            "performanceMetric": [
+                "VCpuUsageMeanVnf.i1",
+                "VCpuUsageMeanVnf",
+                "GoneVnf",
+                "ByteIncomingVnfExtCp",
+            ],
+            "performanceMetricGroup": ["VirtualisedComputeResource"],
+        },
+        "Vnfc",
+        m.DEFAULTS,
+    )
+    names = [(r.reported_as, r.object_instance_id) for r in asked]
+    assert names[:2] == [
+        ("VCpuUsageMeanVnf.i1", "i1"),
+        ("VCpuUsageMeanVnf", None),
+    ]
+    assert sorted(n for n, _ in names[2:]) == sorted(
+        n for n in IFA027 if n.endswith("Vnf") and n != "VCpuUsageMeanVnf"
+    )
+    assert all(r.measurement.sub_object_label == "vnfcId" for r in asked)
