@@ -714,7 +714,12 @@ def build_document() -> dict[str, Any]:
         **_admin_paths(),
     }
     # They build on this module.
-    from tacker_ng.api import openapi_fm, openapi_grant, openapi_snapshots
+    from tacker_ng.api import (
+        openapi_fm,
+        openapi_grant,
+        openapi_pm,
+        openapi_snapshots,
+    )
 
     paths.update(openapi_fm.paths())
     SCHEMAS.update(openapi_fm.SCHEMAS)
@@ -722,6 +727,8 @@ def build_document() -> dict[str, Any]:
     SCHEMAS.update(openapi_grant.SCHEMAS)
     paths.update(openapi_snapshots.paths())
     SCHEMAS.update(openapi_snapshots.SCHEMAS)
+    paths.update(openapi_pm.paths())
+    SCHEMAS.update(openapi_pm.SCHEMAS)
     return {
         "openapi": "3.0.3",
         "info": {
@@ -732,6 +739,8 @@ def build_document() -> dict[str, Any]:
             "(/vnfpkgm/v2, header Version 2.1.0; also served at "
             "/vnfpkgm/v1 without the header for python-tackerclient), "
             "VNF fault management (/vnffm/v1, header Version 1.3.0), "
+            "VNF performance management (/vnfpm/v2, header Version "
+            "2.1.0), "
             "the local NFVO's grants (/grant/v1, header Version 1.4.0), "
             "Blazar-compatible reservations "
             "(/reservation/v1) and the admin API (/v1). Errors are "

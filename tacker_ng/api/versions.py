@@ -58,6 +58,9 @@ SOL_APIS: tuple[SolApi, ...] = (
     # SOL003 v3.3.1 VNF lifecycle operation granting (clause 9): only
     # GET of the local NFVO's grants (``[nfvo] mode = local``).
     SolApi("grant", "v1", ("1.4.0",)),
+    # SOL003 v3.3.1 VNF performance management (clause 6); 2.1.0 is what
+    # python-tackerclient's ``openstack vnfpm`` commands send.
+    SolApi("vnfpm", "v2", ("2.1.0",)),
 )
 
 

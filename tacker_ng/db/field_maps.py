@@ -4,8 +4,9 @@ A field map says, per resource, which SOL attribute path is a column and
 which is a path inside a JSON document column, and what type its values
 have. It is data: the leaf lists below read like the SOL data types, with
 ``name[]`` for arrays (any element matches), ``*`` for the key of a map,
-``@key`` for the keys of a map and ``**`` for free-form key/value pairs.
-:mod:`tacker_ng.db.filters` compiles filters against it.
+``@key`` for the keys of a map, ``**`` for free-form key/value pairs and
+``.`` for the container itself. :mod:`tacker_ng.db.filters` compiles
+filters against it.
 """
 
 import dataclasses
@@ -192,7 +193,10 @@ class FieldMap:
         for container, specs in leaves.items():
             for spec in specs.split():
                 path, _, kind = spec.partition(":")
-                segments = tuple(f"{container}/{path}".split("/"))
+                # "." is the container itself (a document that is an
+                # array of scalars: ``{"ids[]": "."}``).
+                joined = container if path == "." else f"{container}/{path}"
+                segments = tuple(joined.split("/"))
                 root = self._check(segments)
                 self.patterns.setdefault(root, []).append(
                     (segments, _type(kind or STRING))

@@ -58,7 +58,8 @@ def pm_job_view(
     reports: Iterable[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A PmJob (SOL003 6.5.2.7) from a ``pm_jobs`` row; ``reports`` None
-    leaves the attribute out (a list that excludes it by default)."""
+    leaves the attribute out (a list that excludes it by default), as do
+    documents a list page did not read (``criteria``)."""
     body: dict[str, Any] = {
         "id": row["id"],
         "objectType": row["object_type"],
@@ -66,7 +67,8 @@ def pm_job_view(
     }
     if row.get("sub_object_instance_ids"):
         body["subObjectInstanceIds"] = row["sub_object_instance_ids"]
-    body["criteria"] = row["criteria"]
+    if "criteria" in row:
+        body["criteria"] = row["criteria"]
     body["callbackUri"] = row["callback_uri"]
     if reports is not None:
         body["reports"] = [report_reference(base, r) for r in reports]
@@ -88,7 +90,8 @@ def threshold_view(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     }
     if row.get("sub_object_instance_ids"):
         body["subObjectInstanceIds"] = row["sub_object_instance_ids"]
-    body["criteria"] = row["criteria"]
+    if "criteria" in row:
+        body["criteria"] = row["criteria"]
     body["callbackUri"] = row["callback_uri"]
     body["_links"] = {
         "self": _link(threshold_href(base, row["id"])),

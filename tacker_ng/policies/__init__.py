@@ -21,6 +21,7 @@ from tacker_ng.policies import (
     vnffm,
     vnflcm,
     vnfpkgm,
+    vnfpm,
 )
 
 #: Policy modules, one per API. Add new ones here.
@@ -34,6 +35,7 @@ _MODULES = (
     vnffm,
     grant,
     vims,
+    vnfpm,
 )
 
 _ENFORCER: policy.Enforcer | None = None

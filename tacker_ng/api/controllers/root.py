@@ -18,6 +18,7 @@ from tacker_ng.api.controllers.vnfpkgm import packages as vnfpkgm
 from tacker_ng.api.controllers.vnfpkgm import (
     subscriptions as pkgm_subscriptions,
 )
+from tacker_ng.api.controllers.vnfpm import pm_jobs, thresholds
 
 
 class SolApiRoot:
@@ -86,6 +87,15 @@ class RootController:
                 subscriptions=subscribing.SubscriptionsController(
                     fm_subscriptions.FM
                 ),
+            ),
+        )
+        vnfpm = _sol_api("vnfpm", "v2")
+        self.vnfpm = SolApiRoot(
+            vnfpm,
+            SolMajorRoot(
+                vnfpm,
+                pm_jobs=pm_jobs.PmJobsController(),
+                thresholds=thresholds.ThresholdsController(),
             ),
         )
         grant_v1 = _sol_api("grant", "v1")

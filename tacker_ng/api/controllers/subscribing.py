@@ -61,7 +61,8 @@ def fingerprint(body: dict) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _check_authentication(auth: dict | None) -> None:
+def check_authentication(auth: dict | None) -> None:
+    """422 when an authType lacks its parameters (SOL013 8.3.4)."""
     if not auth:
         return
     for needed, params in (
@@ -74,7 +75,8 @@ def _check_authentication(auth: dict | None) -> None:
             )
 
 
-def _test_callback(body: dict) -> None:
+def check_callback(body: dict) -> None:
+    """400 unless the callbackUri answers the test GET with 204."""
     try:
         resp = callback.send(
             body["callbackUri"], body.get("authentication"), "GET"
@@ -143,7 +145,7 @@ class SubscriptionsController:
         common.authorize(f"{kind.policy}:subscription_create")
         body = validation.parse_json(pecan.request, kind.schema)
         auth = body.get("authentication")
-        _check_authentication(auth)
+        check_authentication(auth)
         callback.check_urls(body["callbackUri"], auth)
         base = common.base_url()
         fp = fingerprint(body)
@@ -155,7 +157,7 @@ class SubscriptionsController:
                     303, f"{base}{kind.prefix}/subscriptions/{dup['id']}"
                 )
         if cfg.CONF.notification.test_callback_uri:
-            _test_callback(body)
+            check_callback(body)
         for attempt in db_api.retrying():
             with attempt, db_api.writer(ctx) as session:
                 sub_id = kind.store.insert(

@@ -80,6 +80,8 @@ def test_documented_methods_are_the_routed_ones(api, path):
         headers = {"Version": "1.3.0"}
     elif path.startswith("/grant"):
         headers = {"Version": "1.4.0"}
+    elif path.startswith("/vnfpm"):
+        headers = {"Version": "2.1.0"}
     resp = api.request(
         _concrete(path),
         method=missing[0],
