@@ -19,6 +19,9 @@ LCM = "/vnflcm/v2"
 PKGM = "/vnfpkgm/v1"
 #: SOL003 v3.3.1 LCM interface version sent on every /vnflcm/v2 request.
 LCM_VERSION = "2.0.0"
+PM = "/vnfpm/v2"
+#: SOL003 v3.3.1 VNF performance management interface version.
+PM_VERSION = "2.1.0"
 
 
 class ApiError(exceptions.CommandError):
@@ -57,6 +60,12 @@ def next_link(headers: dict[str, str]) -> str | None:
     return None
 
 
+def _is_under(path: str, prefix: str) -> bool:
+    """Whether a path or next-page URL is on the API at ``prefix``."""
+    url_path = urllib.parse.urlsplit(path).path
+    return url_path.startswith(prefix) or f"{prefix}/" in url_path
+
+
 def _is_lcm(path: str) -> bool:
     """Whether a path or a next-page URL (maybe below a public_endpoint
     prefix) is on the LCM interface, which requires a ``Version`` header."""
@@ -89,6 +98,8 @@ class Client:
         headers = {"Accept": "application/json"}
         if _is_lcm(path):
             headers["Version"] = LCM_VERSION
+        elif _is_under(path, PM):
+            headers["Version"] = PM_VERSION
         try:
             resp = self.http.request(
                 path, method, json=json, headers=headers, raise_exc=False
@@ -191,6 +202,10 @@ class Client:
             items += body or []
             url = next_link(headers)
         return items
+
+    def pm_job(self, job_id: str) -> dict[str, Any]:
+        """A PmJob with its reports."""
+        return self.get(f"{PM}/pm_jobs/{job_id}")
 
     def conductors(self) -> list[dict[str, Any]]:
         return self.get("/v1/conductors")["conductors"]

@@ -55,6 +55,14 @@ def test_lcm_requests_carry_the_version_header():
     assert kw["raise_exc"] is False
 
 
+def test_pm_requests_carry_the_pm_version_header():
+    made, http = _client(_resp(200, {"id": "j", "reports": []}))
+    assert made.pm_job("j") == {"id": "j", "reports": []}
+    method, url, kw = http.calls[0]
+    assert (method, url) == ("GET", "/vnfpm/v2/pm_jobs/j")
+    assert kw["headers"]["Version"] == "2.1.0"
+
+
 def test_admin_requests_carry_no_version_header():
     made, http = _client(_resp(200, {"conductors": [{"hostname": "c"}]}))
     assert made.conductors() == [{"hostname": "c"}]

@@ -236,3 +236,44 @@ def test_observed_show_drift_only():
     )
     assert rc == 0
     assert [r["VNFC"] for r in rows] == ["c2"]
+
+
+def test_vnfpm_report_list_names_the_report_ids():
+    from tacker_ng.osc import pm_reports
+
+    href = "http://vnfm/vnfpm/v2/pm_jobs/job-1/reports"
+
+    class PmClient:
+        def pm_job(self, job_id):
+            assert job_id == "job-1"
+            return {
+                "id": job_id,
+                "reports": [
+                    {
+                        "href": f"{href}/r-1",
+                        "readyTime": "2026-11-29T08:05:00Z",
+                        "expiryTime": "2026-12-06T08:05:00Z",
+                    },
+                    {
+                        "href": f"{href}/r-2",
+                        "readyTime": "2026-11-29T08:10:00Z",
+                    },
+                ],
+            }
+
+    rc, out, _ = run(pm_reports.ListReports, ["job-1"], PmClient())
+    assert rc == 0
+    assert out == [
+        {
+            "ID": "r-1",
+            "Ready Time": "2026-11-29T08:05:00Z",
+            "Expiry Time": "2026-12-06T08:05:00Z",
+            "Href": f"{href}/r-1",
+        },
+        {
+            "ID": "r-2",
+            "Ready Time": "2026-11-29T08:10:00Z",
+            "Expiry Time": None,
+            "Href": f"{href}/r-2",
+        },
+    ]

@@ -28,6 +28,7 @@ EXPECTED = {
     "vnflcm snapshot show",
     "vnflcm snapshot delete",
     "vnflcm snapshot revert",
+    "vnfpm report list",
 }
 
 
