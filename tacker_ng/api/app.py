@@ -1,10 +1,10 @@
 """The WSGI application: middleware pipeline around the pecan app.
 
-Outermost first: ProblemDetails + Version echo (and the path and query
-string checks), request id, proxy headers, body size limit, then
-``/healthcheck`` and ``/`` without login and everything else behind
-authentication and the JSON body guard, then pecan with the context,
-Version and error hooks.
+Outermost first: the request metrics, ProblemDetails + Version echo (and
+the path and query string checks), request id, proxy headers, body size
+limit, then ``/healthcheck`` and ``/`` without login and everything else
+behind authentication (``/metrics`` then checks its policy) and the JSON
+body guard, then pecan with the context, Version and error hooks.
 """
 
 import json
@@ -19,7 +19,7 @@ from oslo_middleware import (
     sizelimit,
 )
 
-from tacker_ng.api import hooks, openapi, pecan_patches, rendering
+from tacker_ng.api import hooks, metrics, openapi, pecan_patches, rendering
 from tacker_ng.api.controllers import root
 from tacker_ng.api.controllers.vnfpkgm import content as vnfpkgm_content
 from tacker_ng.api.middleware import auth, dispatch, problem, sanity
@@ -95,8 +95,14 @@ def _limit_bodies(app, conf: cfg.ConfigOpts):
 def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     """The full WSGI application as configured in ``conf``."""
     api = build_pecan_app()
+    guarded = sanity.JsonBodyGuard(api, conf)
+    if conf.metrics.enabled:
+        # Behind authentication; the app checks its policy itself.
+        guarded = dispatch.PathRouter(
+            guarded, {metrics.METRICS_PATH: metrics.metrics_app()}
+        )
     app = dispatch.PathRouter(
-        auth.wrap(sanity.JsonBodyGuard(api, conf), conf),
+        auth.wrap(guarded, conf),
         {
             # The list of APIs and the load balancer probe need no login.
             "/": api,
@@ -115,7 +121,8 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     app = problem.ProblemDetailsMiddleware(app)
     if conf.sandbox.enabled:
         app = _sandbox_header(app)
-    return app
+    # Outermost: counts every answer as the client gets it.
+    return metrics.wrap(app, conf)
 
 
 def _sandbox_header(app):

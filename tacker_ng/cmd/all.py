@@ -15,6 +15,7 @@ from oslo_log import log as logging
 
 from tacker_ng import rpc, service
 from tacker_ng.api import app as api_app
+from tacker_ng.api import metrics as api_metrics
 from tacker_ng.auth import tls
 from tacker_ng.cmd import _embedded, _signals
 from tacker_ng.cmd import api as api_cmd
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     serving = threading.Thread(target=server.serve, name="api-server")
     serving.start()
+    api_metrics.start_listener(conf)
     print(banner(conf, password_file, sandbox), flush=True)
     signum = _signals.wait_for_stop_signal()
     LOG.info("Signal %s received, stopping", signum)

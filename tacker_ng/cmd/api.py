@@ -9,9 +9,11 @@ from oslo_log import log as logging
 
 from tacker_ng import service
 from tacker_ng.api import app as api_app
+from tacker_ng.api import metrics as api_metrics
 from tacker_ng.auth import tls
 from tacker_ng.cmd import conductor as conductor_cmd
 from tacker_ng.db import api as db_api
+from tacker_ng.metrics import api_requests
 
 LOG = logging.getLogger(__name__)
 
@@ -41,6 +43,7 @@ class ApiServer(gunicorn_base.BaseApplication):
             "proc_name": "tacker-ng-api",
             "accesslog": None,
             "post_fork": _post_fork,
+            "when_ready": self._when_ready,
         }
         if tls.enabled(self.conf):
             settings.update(
@@ -63,6 +66,11 @@ class ApiServer(gunicorn_base.BaseApplication):
 
     def load(self):
         return api_app.build_wsgi_app(self.conf)
+
+    def _when_ready(self, server) -> None:
+        """gunicorn's hook, in the master: the unauthenticated metrics
+        listener ([metrics] listen_port) reads the workers' files."""
+        api_metrics.start_listener(self.conf)
 
 
 def _post_fork(server, worker) -> None:
@@ -89,6 +97,10 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as exc:
         sys.exit(f"tacker-ng-api: {exc}")
     db_api.dispose()
+    if conf.metrics.enabled:
+        # Before the workers fork: they count into files the scrape of
+        # any one of them (and the master's listener) adds up.
+        api_requests.use_multiprocess_dir(api_metrics.multiprocess_dir(conf))
     LOG.info(
         "tacker-ng-api listening on %s (%s) with %d workers",
         bind_address(conf.api.host_ip, conf.api.port),

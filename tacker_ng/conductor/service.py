@@ -22,6 +22,7 @@ from tacker_ng.conductor.flows import jobs
 from tacker_ng.conductor.operations import redispatch, resume, runner
 from tacker_ng.convergence import service as convergence_service
 from tacker_ng.db import conductors as conductors_db
+from tacker_ng.metrics import conductor as conductor_metrics
 from tacker_ng.nfvo import delivery
 from tacker_ng.packages import onboarding
 from tacker_ng.reservation import service as reservation_service
@@ -63,11 +64,27 @@ class ConductorService:
         )
 
     def _heartbeat(self) -> None:
-        if not conductors_db.heartbeat(self.host):
+        if not conductors_db.heartbeat(
+            self.host, conductor_metrics.FIGURES.columns()
+        ):
             LOG.warning(
                 "Conductor row of %s vanished; registering again", self.host
             )
             conductors_db.register(self.host, rpcapi.RPC_API_VERSION)
+
+    def _jobboard_depth(self) -> list[periodic.PeriodicJob]:
+        """Count the jobboard's jobs for the heartbeat to report (on the
+        periodic worker: a lost Redis must not hold the heartbeat)."""
+        board = self.jobs
+        if board is None:
+            return []
+        return [
+            periodic.PeriodicJob(
+                "jobboard_depth",
+                self.conf.conductor.heartbeat_interval,
+                lambda: conductor_metrics.FIGURES.jobboard(*board.depth()),
+            )
+        ]
 
     def periodic_jobs(self) -> list[periodic.PeriodicJob]:
         """This conductor's heartbeat and every domain's periodic jobs."""
@@ -77,6 +94,7 @@ class ConductorService:
                 self.conf.conductor.heartbeat_interval,
                 self._heartbeat,
             ),
+            *self._jobboard_depth(),
             *redispatch.periodic_jobs(self.conf),
             *vim_status.periodic_jobs(self.conf),
             *onboarding.periodic_jobs(self.conf),

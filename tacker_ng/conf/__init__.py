@@ -20,6 +20,7 @@ SECTION_MODULES: tuple[str, ...] = (
     "coordination",
     "external_oauth2",
     "kubernetes",
+    "metrics",
     "mgmt_ssh",
     "nfvo",
     "notification",

@@ -18,6 +18,7 @@ from tacker_ng.db import api as db_api
 from tacker_ng.db import conductors as conductors_db
 from tacker_ng.db import observed as observed_db
 from tacker_ng.db.types import utcnow
+from tacker_ng.metrics import conductor as conductor_metrics
 
 #: Seconds between two looks at on-demand observation requests.
 REQUEST_POLL = 2.0
@@ -75,7 +76,7 @@ def periodic_jobs(
         periodic.PeriodicJob(
             "convergence_observe",
             conf.convergence.observe_interval,
-            obs.run_cycle,
+            conductor_metrics.timed_cycle(obs.run_cycle),
         ),
         periodic.PeriodicJob(
             "convergence_observe_requests",

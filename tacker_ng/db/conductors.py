@@ -1,6 +1,8 @@
 """Queries on the ``conductors`` table: registration and heartbeats."""
 
 import datetime
+from collections.abc import Mapping
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -18,6 +20,11 @@ def register(hostname: str, rpc_version: str) -> None:
         "rpc_version": rpc_version,
         "started_at": now,
         "heartbeat_at": now,
+        # A new life reports its own figures; none from the last one.
+        "observe_cycle_seconds": None,
+        "observe_cycle_at": None,
+        "jobboard_jobs": None,
+        "jobboard_unclaimed": None,
     }
     with db_api.writer() as session:
         upsert.upsert(
@@ -30,14 +37,16 @@ def register(hostname: str, rpc_version: str) -> None:
 
 
 @db_api.retry_on_deadlock
-def heartbeat(hostname: str) -> bool:
-    """Touch the heartbeat; False when the row vanished (re-register)."""
+def heartbeat(hostname: str, figures: Mapping[str, Any] | None = None) -> bool:
+    """Touch the heartbeat, writing the conductor's latest ``figures``
+    (columns, see :mod:`tacker_ng.metrics.conductor`) in the same
+    statement; False when the row vanished (re-register)."""
     with db_api.writer() as session:
         return bool(
             session.execute(
                 sa.update(models.Conductor)
                 .where(models.Conductor.hostname == hostname)
-                .values(heartbeat_at=utcnow(), online=True)
+                .values(heartbeat_at=utcnow(), online=True, **(figures or {}))
             ).rowcount
         )
 

@@ -252,6 +252,17 @@ class Conductor(Base):
     heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         UTCDateTime, nullable=False, index=True
     )
+    #: Reported with the heartbeat (tacker_ng.metrics.conductor): the
+    #: last observation cycle's duration and end, the jobboard's jobs
+    #: (all, unclaimed) as this conductor last saw them; NULL: not known.
+    observe_cycle_seconds: orm.Mapped[float | None] = orm.mapped_column(
+        sa.Float
+    )
+    observe_cycle_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        UTCDateTime
+    )
+    jobboard_jobs: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    jobboard_unclaimed: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
 
 
 class PkgmSubscription(Base):

@@ -16,6 +16,7 @@ from tacker_ng.policies import (
     base,
     conductors,
     grant,
+    metrics,
     reservation,
     vims,
     vnffm,
@@ -36,6 +37,7 @@ _MODULES = (
     grant,
     vims,
     vnfpm,
+    metrics,
 )
 
 _ENFORCER: policy.Enforcer | None = None

@@ -168,6 +168,18 @@ class JobBoard:
         self._board.close()
         return handed_back
 
+    def depth(self) -> tuple[int, int]:
+        """(jobs on the board, jobs no conductor has claimed), for the
+        conductor's metrics."""
+        total = self._board.job_count
+        unclaimed = sum(
+            1
+            for _ in self._board.iterjobs(
+                only_unclaimed=True, ensure_fresh=True
+            )
+        )
+        return total, unclaimed
+
     def held(self) -> list[str]:
         """Op occ ids of the jobs this conductor holds."""
         with self._lock:

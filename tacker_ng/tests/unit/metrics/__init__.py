@@ -1,0 +1,1 @@
+"""Unit tests of tacker-ng's own metrics."""
