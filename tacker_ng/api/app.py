@@ -99,7 +99,7 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     if conf.metrics.enabled:
         # Behind authentication; the app checks its policy itself.
         guarded = dispatch.PathRouter(
-            guarded, {metrics.METRICS_PATH: metrics.metrics_app()}
+            guarded, {metrics.METRICS_PATH: metrics.metrics_app(conf)}
         )
     app = dispatch.PathRouter(
         auth.wrap(guarded, conf),

@@ -35,15 +35,19 @@ METRICS_PATH = "/metrics"
 RULE = "tacker_ng:metrics:show"
 
 
-def scrape_registry() -> prometheus_client.CollectorRegistry:
+def scrape_registry(
+    conf: cfg.ConfigOpts,
+) -> prometheus_client.CollectorRegistry:
     """This API's request metrics and the fleet's, collected anew at
     each scrape."""
-    return api_requests.registry(fleet.FleetCollector())
+    return api_requests.registry(
+        fleet.FleetCollector(conf.metrics.duration_window)
+    )
 
 
-def metrics_app() -> Any:
+def metrics_app(conf: cfg.ConfigOpts) -> Any:
     """The WSGI app of ``/metrics`` (behind authentication)."""
-    registry = scrape_registry()
+    registry = scrape_registry(conf)
 
     def serve(environ: dict, start_response: Any) -> Any:
         if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
@@ -91,7 +95,7 @@ def start_listener(conf: cfg.ConfigOpts) -> threading.Thread | None:
     _server, thread = prometheus_client.start_http_server(
         conf.metrics.listen_port,
         addr=conf.metrics.listen_address,
-        registry=scrape_registry(),
+        registry=scrape_registry(conf),
     )
     LOG.info(
         "Metrics served without login on %s:%s",

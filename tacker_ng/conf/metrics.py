@@ -27,6 +27,15 @@ opts = [
         "(counts, no identifiers of VNFs or users): keep it on loopback "
         "or a management network.",
     ),
+    cfg.IntOpt(
+        "duration_window",
+        default=86400,
+        min=60,
+        help="Seconds back over which tacker_ng_vnf_lcm_op_occ_duration_"
+        "seconds counts finished op occs (those that reached COMPLETED, "
+        "FAILED or ROLLED_BACK since): a histogram of the recent ones, "
+        "computed per scrape from the ones in that window only.",
+    ),
     cfg.StrOpt(
         "multiprocess_dir",
         help="Where tacker-ng-api's worker processes share their metric "

@@ -141,6 +141,12 @@ class VnfLcmOpOcc(Base):
             "vnf_instance_id",
             "created_at",
         ),
+        # /metrics: op occs counted by state and operation from the index
+        # alone; the recently finished ones found by when they finished.
+        sa.Index(
+            "vnf_lcm_op_occs_metrics_idx", "operation_state", "operation"
+        ),
+        sa.Index("vnf_lcm_op_occs_entered_idx", "state_entered_time"),
         *_page_indexes("vnf_lcm_op_occs"),
     )
 

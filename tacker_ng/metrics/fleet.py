@@ -32,25 +32,22 @@ def _families(snap: fleet_metrics.FleetSnapshot) -> Iterator[core.Metric]:
     )
     took = core.HistogramMetricFamily(
         f"{P}vnf_lcm_op_occ_duration_seconds",
-        "Seconds from startTime to stateEnteredTime of the op occs in a "
-        "final state (COMPLETED, FAILED, ROLLED_BACK) in the database.",
+        "Seconds from startTime to stateEnteredTime of the op occs that "
+        "reached a final state (COMPLETED, FAILED, ROLLED_BACK) within "
+        "[metrics] duration_window.",
         labels=["operation", "state"],
     )
     for group in snap.op_occs:
         occs.add_metric([group.operation, group.state], group.count)
-        if group.state in fleet_metrics.FINAL_STATES:
-            buckets = [
-                (repr(le), n)
-                for le, n in zip(
-                    fleet_metrics.DURATION_BUCKETS,
-                    group.duration_buckets,
-                    strict=True,
-                )
-            ]
-            buckets.append(("+Inf", group.count))
-            took.add_metric(
-                [group.operation, group.state], buckets, group.duration_sum
+    for done in snap.durations:
+        buckets = [
+            (repr(le), n)
+            for le, n in zip(
+                fleet_metrics.DURATION_BUCKETS, done.buckets, strict=True
             )
+        ]
+        buckets.append(("+Inf", done.count))
+        took.add_metric([done.operation, done.state], buckets, done.total)
     yield occs
     yield took
     yield core.GaugeMetricFamily(
@@ -112,7 +109,9 @@ def _conductor_families(
 class FleetCollector:
     """prometheus-client custom collector: one query per ``collect``."""
 
-    def __init__(self) -> None:
+    def __init__(self, window: float = 86400.0) -> None:
+        #: Seconds back over which finished op occs' durations count.
+        self.window = window
         self._health = connectivity.ConnectionHealth("metrics database", LOG)
 
     def describe(self) -> list:
@@ -123,7 +122,7 @@ class FleetCollector:
     def collect(self) -> Iterator[core.Metric]:
         start = time.perf_counter()
         try:
-            snap = fleet_metrics.snapshot(utcnow())
+            snap = fleet_metrics.snapshot(utcnow(), self.window)
         except Exception as exc:
             if not self._health.failed(exc):
                 LOG.exception("Reading the fleet's metrics failed")

@@ -95,15 +95,18 @@ def test_disabled_serves_nothing(conf, db):
     app.get("/metrics", status=404)
 
 
-def _op_occ(conn, instance_id, operation, state, seconds):
+def _op_occ(conn, instance_id, operation, state, seconds, days_ago=0.0):
+    """An op occ that took ``seconds`` and ended ``days_ago`` (plus an
+    hour) ago."""
+    ended = fleet_metrics_now() - datetime.timedelta(days=days_ago, hours=1)
     conn.execute(
         sa.insert(models.VnfLcmOpOcc).values(
             id=str(uuid.uuid4()),
             vnf_instance_id=instance_id,
             operation=operation,
             operation_state=state,
-            start_time=T0,
-            state_entered_time=T0 + datetime.timedelta(seconds=seconds),
+            start_time=ended - datetime.timedelta(seconds=seconds),
+            state_entered_time=ended,
             created_at=T0,
         )
     )
@@ -132,6 +135,9 @@ def test_fleet_figures_come_from_the_database(api, db):
             ("HEAL", "FAILED_TEMP", 8),
         ):
             _op_occ(conn, instance_id, op, state, took)
+        # Finished two days ago: counted, but outside the durations'
+        # window ([metrics] duration_window, one day).
+        _op_occ(conn, instance_id, "INSTANTIATE", "COMPLETED", 1, days_ago=2)
         for delivered in (None, None, T0):
             conn.execute(
                 sa.insert(models.LcmNotification).values(
@@ -155,7 +161,7 @@ def test_fleet_figures_come_from_the_database(api, db):
     )
     text = api.get("/metrics").text
     occs = "tacker_ng_vnf_lcm_op_occs"
-    assert value(text, occs, operation="INSTANTIATE", state="COMPLETED") == 2
+    assert value(text, occs, operation="INSTANTIATE", state="COMPLETED") == 3
     assert value(text, occs, operation="SCALE", state="PROCESSING") == 1
     took = "tacker_ng_vnf_lcm_op_occ_duration_seconds"
     done = {"operation": "INSTANTIATE", "state": "COMPLETED"}
