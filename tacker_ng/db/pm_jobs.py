@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tacker_ng import exceptions
-from tacker_ng.db import models_pm
+from tacker_ng.db import models_pm, pm_rows
 from tacker_ng.db import notifications as outbox
 from tacker_ng.db.types import utcnow
 
@@ -33,44 +33,20 @@ class PerformanceReportNotFound(exceptions.NotFound):
     message = "Performance report {id} of PM job {job_id} does not exist."
 
 
-def _visible(table: sa.Table, project_id: str | None):
-    return (
-        sa.true() if project_id is None else table.c.project_id == project_id
-    )
-
-
 def insert(session: orm.Session, values: Mapping[str, Any]) -> str:
     """Insert a job (``values`` are its columns, ``id`` included)."""
-    session.execute(
-        sa.insert(JOBS).values(**{"created_at": utcnow(), **values})
-    )
-    return values["id"]
+    return pm_rows.insert(session, JOBS, values)
 
 
 def find(session: orm.Session, job_id: str) -> Mapping[str, Any] | None:
-    return (
-        session.execute(sa.select(JOBS).where(JOBS.c.id == job_id))
-        .mappings()
-        .first()
-    )
+    return pm_rows.find(session, JOBS, job_id)
 
 
 def get(
     session: orm.Session, job_id: str, project_id: str | None = None
 ) -> Mapping[str, Any]:
     """The job (404 when absent or another project's)."""
-    row = (
-        session.execute(
-            sa.select(JOBS).where(
-                JOBS.c.id == job_id, _visible(JOBS, project_id)
-            )
-        )
-        .mappings()
-        .first()
-    )
-    if row is None:
-        raise PmJobNotFound(id=job_id)
-    return row
+    return pm_rows.get(session, JOBS, job_id, project_id, PmJobNotFound)
 
 
 def modify(
@@ -80,13 +56,7 @@ def modify(
     changes: Mapping[str, Any],
 ) -> None:
     """Apply PmJobModifications (``callback_uri``, ``authentication``)."""
-    done = session.execute(
-        sa.update(JOBS)
-        .where(JOBS.c.id == job_id, _visible(JOBS, project_id))
-        .values(**changes, updated_at=utcnow())
-    ).rowcount
-    if not done:
-        raise PmJobNotFound(id=job_id)
+    pm_rows.modify(session, JOBS, job_id, project_id, changes, PmJobNotFound)
 
 
 def delete(session: orm.Session, job_id: str, project_id: str | None) -> None:
@@ -95,7 +65,9 @@ def delete(session: orm.Session, job_id: str, project_id: str | None) -> None:
     session.execute(sa.delete(ENTRIES).where(ENTRIES.c.report_id.in_(reports)))
     session.execute(sa.delete(REPORTS).where(REPORTS.c.job_id == job_id))
     done = session.execute(
-        sa.delete(JOBS).where(JOBS.c.id == job_id, _visible(JOBS, project_id))
+        sa.delete(JOBS).where(
+            JOBS.c.id == job_id, pm_rows.visible(JOBS, project_id)
+        )
     ).rowcount
     if not done:
         raise PmJobNotFound(id=job_id)

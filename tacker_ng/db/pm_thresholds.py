@@ -18,7 +18,7 @@ from sqlalchemy import orm
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tacker_ng import exceptions
-from tacker_ng.db import models_pm
+from tacker_ng.db import models_pm, pm_rows
 from tacker_ng.db import notifications as outbox
 from tacker_ng.db.types import utcnow
 
@@ -32,46 +32,22 @@ class ThresholdNotFound(exceptions.NotFound):
     message = "Threshold {id} does not exist."
 
 
-def _visible(project_id: str | None):
-    if project_id is None:
-        return sa.true()
-    return THRESHOLDS.c.project_id == project_id
-
-
 def insert(session: orm.Session, values: Mapping[str, Any]) -> str:
     """Insert a threshold (``values`` are its columns, ``id`` included)."""
-    session.execute(
-        sa.insert(THRESHOLDS).values(**{"created_at": utcnow(), **values})
-    )
-    return values["id"]
+    return pm_rows.insert(session, THRESHOLDS, values)
 
 
 def find(session: orm.Session, threshold_id: str) -> Mapping[str, Any] | None:
-    return (
-        session.execute(
-            sa.select(THRESHOLDS).where(THRESHOLDS.c.id == threshold_id)
-        )
-        .mappings()
-        .first()
-    )
+    return pm_rows.find(session, THRESHOLDS, threshold_id)
 
 
 def get(
     session: orm.Session, threshold_id: str, project_id: str | None = None
 ) -> Mapping[str, Any]:
     """The threshold (404 when absent or another project's)."""
-    row = (
-        session.execute(
-            sa.select(THRESHOLDS).where(
-                THRESHOLDS.c.id == threshold_id, _visible(project_id)
-            )
-        )
-        .mappings()
-        .first()
+    return pm_rows.get(
+        session, THRESHOLDS, threshold_id, project_id, ThresholdNotFound
     )
-    if row is None:
-        raise ThresholdNotFound(id=threshold_id)
-    return row
 
 
 def modify(
@@ -81,13 +57,14 @@ def modify(
     changes: Mapping[str, Any],
 ) -> None:
     """Apply ThresholdModifications (``callback_uri``, ``authentication``)."""
-    done = session.execute(
-        sa.update(THRESHOLDS)
-        .where(THRESHOLDS.c.id == threshold_id, _visible(project_id))
-        .values(**changes, updated_at=utcnow())
-    ).rowcount
-    if not done:
-        raise ThresholdNotFound(id=threshold_id)
+    pm_rows.modify(
+        session,
+        THRESHOLDS,
+        threshold_id,
+        project_id,
+        changes,
+        ThresholdNotFound,
+    )
 
 
 def delete(
@@ -99,7 +76,8 @@ def delete(
     )
     done = session.execute(
         sa.delete(THRESHOLDS).where(
-            THRESHOLDS.c.id == threshold_id, _visible(project_id)
+            THRESHOLDS.c.id == threshold_id,
+            pm_rows.visible(THRESHOLDS, project_id),
         )
     ).rowcount
     if not done:
