@@ -55,7 +55,6 @@ class Introspector:
                 if opts.client_key_file
                 else opts.client_cert_file
             )
-        self.calls = 0
 
     def _request(self, token: str) -> requests.Response:
         data = {"token": token, "token_type_hint": "access_token"}
@@ -82,7 +81,6 @@ class Introspector:
         cached = self._cache.get(token)
         if cached is not None:
             return cached
-        self.calls += 1
         try:
             resp = self._request(token)
         except requests.RequestException as exc:
