@@ -109,14 +109,18 @@ def run(argv: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
 
 
 def wait_http(url: str, proc: Process, timeout: float = 60, **kw) -> None:
-    """Wait until ``url`` answers (any status) while ``proc`` lives."""
+    """Wait until ``url`` answers (any status) while ``proc`` lives.
+
+    A refused connection and a slow first answer (a loaded machine: the
+    server accepted but is still importing) both mean "not yet".
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         proc.assert_running()
         try:
-            requests.get(url, timeout=2, **kw)
+            requests.get(url, timeout=(2, 10), **kw)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.2)
     raise AssertionError(
         f"{url} did not answer within {timeout}s:\n{proc.log_tail()}"
