@@ -25,6 +25,7 @@ from tacker_ng.db import conductors as conductors_db
 from tacker_ng.metrics import conductor as conductor_metrics
 from tacker_ng.nfvo import delivery
 from tacker_ng.packages import onboarding
+from tacker_ng.pm import service as pm_service
 from tacker_ng.reservation import service as reservation_service
 
 LOG = logging.getLogger(__name__)
@@ -106,6 +107,11 @@ class ConductorService:
                 lambda ctx, occ_id: rpcapi.get_api().rollback_lcm_op(
                     ctx, occ_id
                 ),
+            ),
+            *pm_service.periodic_jobs(
+                self.conf,
+                self.host,
+                lambda: convergence_service.live_conductors(self.conf),
             ),
         ]
 

@@ -59,6 +59,93 @@ opts = [
         "refused (422). SOL003 asks for a suitable minimum to prevent "
         "storms of threshold crossing notifications.",
     ),
+    cfg.StrOpt(
+        "prometheus_url",
+        default="",
+        help="Base URL of the Prometheus server whose HTTP API "
+        "(/api/v1/query, /api/v1/query_range) the conductors read "
+        "measurements from, e.g. http://prometheus.example:9090. Empty: "
+        "no collection (PM jobs and thresholds can be created, but no "
+        "report is made and no threshold is evaluated; automatic scaling "
+        "is off).",
+    ),
+    cfg.FloatOpt(
+        "prometheus_timeout",
+        default=10.0,
+        min=0.1,
+        help="Seconds to wait for Prometheus to answer one query.",
+    ),
+    cfg.StrOpt(
+        "prometheus_username",
+        default="",
+        help="User name for HTTP basic authentication to Prometheus (a "
+        "reverse proxy in front of it); empty: none.",
+    ),
+    cfg.StrOpt(
+        "prometheus_password",
+        default="",
+        secret=True,
+        help="Password for HTTP basic authentication to Prometheus.",
+    ),
+    cfg.StrOpt(
+        "prometheus_ca_file",
+        default="",
+        help="CA bundle (PEM) that verifies an https prometheus_url; "
+        "empty: the system's CAs.",
+    ),
+    cfg.StrOpt(
+        "client_cert_file",
+        default="",
+        help="Client certificate (PEM, may include the key) presented to "
+        "an https prometheus_url that requires mutual TLS.",
+    ),
+    cfg.StrOpt(
+        "client_key_file",
+        default="",
+        help="Private key (PEM) of client_cert_file, when not in it.",
+    ),
+    cfg.IntOpt(
+        "collect_interval",
+        default=10,
+        min=1,
+        help="Seconds between two looks of a conductor for PM jobs whose "
+        "reporting period ended and thresholds due for an evaluation (in "
+        "its shards). A report is made at most this long after its period "
+        "ended.",
+    ),
+    cfg.StrOpt(
+        "file_sd_dir",
+        default="",
+        help="Folder where the conductors write Prometheus file-based "
+        "service discovery files: <file_sd_dir>/openstack/<vnfInstanceId>"
+        ".json with the VNFCs (Nova servers) at <address>:scrape_port and "
+        "<file_sd_dir>/kubernetes/<vnfInstanceId>.json with the pods, "
+        "scraped through the cluster API server's pod proxy; every target "
+        "carries the labels vnfInstanceId, vnfcId and vduId. Point one "
+        "scrape job's file_sd_configs at each subfolder. Written by the "
+        "observer ([convergence] enabled) on each cycle; conductors on "
+        "several hosts need a shared folder. Empty: no discovery files.",
+    ),
+    cfg.PortOpt(
+        "scrape_port",
+        default=9100,
+        help="Port of the exporter in a VNFC (Nova server) that "
+        "Prometheus scrapes; 9100 is the node exporter's.",
+    ),
+    cfg.StrOpt(
+        "scrape_network",
+        default="",
+        help="Name of the Neutron network whose address of a server "
+        "Prometheus scrapes; empty: the server's first fixed IPv4 "
+        "address.",
+    ),
+    cfg.StrOpt(
+        "kubernetes_metrics_path",
+        default="/api/v1/namespaces/{namespace}/pods/{pod}/proxy/metrics",
+        help="Path, on a Kubernetes VIM's API server, that serves a pod's "
+        "metrics ({namespace} and {pod} are filled in; add ':<port>' "
+        "after {pod} for a port other than the pod's first).",
+    ),
 ]
 
 

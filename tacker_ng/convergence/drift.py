@@ -57,6 +57,9 @@ class ObservedServer:
     zone: str | None = None
     #: Kubernetes only: the workload owning the pod (``Kind/name``).
     owner: str | None = None
+    #: Nova only: (network, address, IP version, OS-EXT-IPS:type) of each
+    #: address, for PM's scrape targets.
+    addresses: tuple[tuple[str, str, int, str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

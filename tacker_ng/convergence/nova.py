@@ -30,12 +30,28 @@ class VimListing:
     calls: int
 
 
+def _addresses(item: Any) -> tuple[tuple[str, str, int, str], ...]:
+    out = []
+    for network, entries in (getattr(item, "addresses", None) or {}).items():
+        for entry in entries or ():
+            out.append(
+                (
+                    network,
+                    str(entry.get("addr") or ""),
+                    int(entry.get("version") or 4),
+                    str(entry.get("OS-EXT-IPS:type") or "fixed"),
+                )
+            )
+    return tuple(out)
+
+
 def _server(item: Any) -> ObservedServer:
     return ObservedServer(
         id=item.id,
         status=item.status,
         host=getattr(item, "OS-EXT-SRV-ATTR:host", None),
         zone=getattr(item, "OS-EXT-AZ:availability_zone", None),
+        addresses=_addresses(item),
     )
 
 

@@ -22,18 +22,20 @@ from oslo_log import log as logging
 from tacker_ng import crypto
 from tacker_ng.convergence import (
     converge,
+    departed,
     drift,
     heat,
     kubernetes,
     nova,
     refresh,
+    scrape_targets,
     shard,
 )
 from tacker_ng.convergence.desired import DesiredVnfc, desired_vnfcs
-from tacker_ng.db import alarms as alarms_db
 from tacker_ng.db import api as db_api
 from tacker_ng.db import observed as observed_db
 from tacker_ng.infra.openstack import errors, session
+from tacker_ng.pm import discovery
 
 LOG = logging.getLogger(__name__)
 
@@ -62,6 +64,7 @@ class CycleReport:
     stack_list_calls: int = 0
     stacks_failed: int = 0
     stacks_missing: int = 0
+    scrape_files_changed: int = 0
     vnfcs_refreshed: int = 0
     instances: int = 0
     vnfcs: int = 0
@@ -121,6 +124,8 @@ class Observer:
             stack_finder = heat.missing_stacks
         self.stack_lister = stack_lister
         self.stack_finder = stack_finder
+        #: PM's scrape target files (``[pm] file_sd_dir``), if any.
+        self.targets = discovery.target_files(conf)
 
     # -- gathering ------------------------------------------------------
 
@@ -212,6 +217,10 @@ class Observer:
             self._observe_vim(instances, wanted, listing, report, stacks, vim)
         if instance_ids is None:
             report.alarms_cleared += self.converger.clear_departed()
+            if self.targets is not None:
+                report.scrape_files_changed += scrape_targets.sweep(
+                    self.targets
+                )
         report.seconds = round(time.perf_counter() - start, 3)
         LOG.debug("Observer cycle: %s", report.as_dict())
         return report.as_dict()
@@ -262,6 +271,10 @@ class Observer:
     ) -> None:
         judged = drift.judge_all(wanted, listing.servers, listing.hosts_up)
         report.vnfcs_refreshed += refresh.refresh_replaced(instances, judged)
+        if self.targets is not None and vim is not None:
+            report.scrape_files_changed += scrape_targets.publish(
+                self.targets, vim, instances, judged, self.conf
+            )
         report.vnfcs += len(judged)
         by_instance: dict[str, list[drift.Observation]] = (
             collections.defaultdict(list)
@@ -288,7 +301,7 @@ class Observer:
                 with attempt, db_api.writer() as s:
                     moved = observed_db.record(s, chunk, rows)
                     changed.update(
-                        _with_departed_alarms(
+                        departed.with_departed_alarms(
                             s, chunk, instances, stacks is not None
                         )
                     )
@@ -349,36 +362,6 @@ class Observer:
                 name,
             )
         return {names[n]: drift.missing_stack(n) for n in gone}
-
-
-def _with_departed_alarms(
-    session: Any,
-    chunk: list[str],
-    instances: Mapping[str, Mapping[str, Any]],
-    stacks_known: bool,
-) -> set[str]:
-    """Instances of ``chunk`` holding an open alarm that no observation
-    of a VNFC would clear: its VNFC is no longer desired (a heal or an
-    adoption gave it a new pod, hence a new VNFC id - possibly while an
-    observation saw the new pods before the heal recorded them, so no
-    drift ever changed), the stack's alarm once Heat was heard, or the
-    automatic-heal alarm."""
-    out = set()
-    wanted: dict[str, set[str]] = {}
-    for iid, key in alarms_db.open_keys(session, chunk):
-        if key in (converge.STACK_KEY, converge.AUTOHEAL_KEY):
-            if stacks_known or key == converge.AUTOHEAL_KEY:
-                out.add(iid)
-            continue
-        if ":" in key:
-            # Not a VNFC's and not the observer's (e.g. the conductor's
-            # zone anti-affinity alarm): no observation clears it.
-            continue
-        if iid not in wanted:
-            wanted[iid] = {d.vnfc_id for d in desired_vnfcs(instances[iid])}
-        if key not in wanted[iid]:
-            out.add(iid)
-    return out
 
 
 def _row(obs: drift.Observation) -> dict:

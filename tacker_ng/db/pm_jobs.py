@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tacker_ng import exceptions
-from tacker_ng.db import models_pm, pm_rows
+from tacker_ng.db import models, models_pm, pm_rows
 from tacker_ng.db import notifications as outbox
 from tacker_ng.db.types import utcnow
 
@@ -225,3 +225,22 @@ def delete_expired_reports(
     session.execute(sa.delete(ENTRIES).where(ENTRIES.c.report_id.in_(ids)))
     session.execute(sa.delete(REPORTS).where(REPORTS.c.id.in_(ids)))
     return len(ids)
+
+
+def instantiated_among(session: orm.Session, ids: Iterable[str]) -> set[str]:
+    """The VNF instances of ``ids`` that exist and are INSTANTIATED: the
+    only ones a collector measures (a deleted or terminated instance's
+    old series are no performance information)."""
+    wanted = sorted(set(ids))
+    found: set[str] = set()
+    table = models.VnfInstance.__table__
+    for i in range(0, len(wanted), 500):
+        found.update(
+            session.execute(
+                sa.select(table.c.id).where(
+                    table.c.id.in_(wanted[i : i + 500]),
+                    table.c.instantiation_state == "INSTANTIATED",
+                )
+            ).scalars()
+        )
+    return found

@@ -10,7 +10,7 @@ the desired state must still be cleared (they stayed open for ever)."""
 import pytest
 import sqlalchemy as sa
 
-from tacker_ng.convergence import converge, observer
+from tacker_ng.convergence import converge, departed, observer
 from tacker_ng.convergence.drift import ObservedServer
 from tacker_ng.convergence.nova import VimListing
 from tacker_ng.db import alarms as alarms_db
@@ -136,7 +136,7 @@ def test_an_alarm_the_observer_does_not_own_is_no_departed_vnfc(env):
             )
     with db_api.reader() as s:
         instances = {iid: vnf_lcm.get_instance(s, iid)}
-        assert observer._with_departed_alarms(s, [iid], instances, True) == (
+        assert departed.with_departed_alarms(s, [iid], instances, True) == (
             set()
         )
     obs.run_cycle()
