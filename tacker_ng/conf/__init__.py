@@ -15,6 +15,7 @@ CONF = cfg.CONF
 SECTION_MODULES: tuple[str, ...] = (
     "default",
     "api",
+    "autoscale",
     "conductor",
     "convergence",
     "coordination",

@@ -3,7 +3,6 @@ the op occ holding an instance allows, the back-off schedule, attempt
 counting and the words of the automatic-heal alarm. No I/O.
 """
 
-import dataclasses
 import datetime
 import enum
 from collections.abc import Mapping
@@ -11,6 +10,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from tacker_ng.lcm import automatic
 from tacker_ng.objects import lcm
 
 S = lcm.OperationState
@@ -18,7 +18,7 @@ S = lcm.OperationState
 #: Key of the instance's automatic-heal alarm (a colon: no VNFC's).
 AUTOHEAL_KEY = "autoheal:failed"
 AUTOHEAL_FAULT = "AUTO_HEAL_FAILED"
-FINAL = {S.COMPLETED, S.FAILED, S.ROLLED_BACK}
+FINAL = automatic.FINAL
 
 
 class Held(enum.Enum):
@@ -51,56 +51,26 @@ def judge_current(occ: Mapping[str, Any] | None) -> Held:
     return Held.RUNNING
 
 
-def backoff_delay(failures: int, base: float, cap: float) -> float:
-    """Seconds before the next attempt after ``failures`` in a row."""
-    if failures < 1:
-        return 0.0
-    return float(min(base * 2 ** (failures - 1), cap))
-
-
-@dataclasses.dataclass(frozen=True)
-class Failure:
-    """The count after one more failed automatic heal."""
-
-    failures: int
-    attempts: int
-    next_attempt: datetime.datetime
-    exhausted: bool
+#: The back-off and attempt rules are those of every automatic
+#: operation (:mod:`tacker_ng.lcm.automatic`); auto-heal reads its
+#: numbers from ``[convergence]``.
+backoff_delay = automatic.backoff_delay
+Failure = automatic.Failure
+may_heal = automatic.may_start
 
 
 def after_failure(
     failures_before: int, now: datetime.datetime, conf: cfg.ConfigOpts
 ) -> Failure:
     c = conf.convergence
-    n = failures_before + 1
-    if n >= c.auto_heal_attempts:
-        wait = float(c.autoheal_backoff)
-    else:
-        wait = backoff_delay(
-            n, c.auto_heal_backoff_base, c.auto_heal_backoff_max
-        )
-    return Failure(
-        n,
-        c.auto_heal_attempts,
-        now + datetime.timedelta(seconds=wait),
-        n >= c.auto_heal_attempts,
+    return automatic.next_failure(
+        failures_before,
+        now,
+        attempts=c.auto_heal_attempts,
+        base=c.auto_heal_backoff_base,
+        cap=c.auto_heal_backoff_max,
+        pause=c.autoheal_backoff,
     )
-
-
-def may_heal(
-    failures: int,
-    next_attempt: datetime.datetime | None,
-    attempts: int,
-    now: datetime.datetime,
-) -> tuple[bool, int]:
-    """(an automatic heal may start now, the failure count it starts
-    with): none before ``next_attempt``; once the pause after
-    ``attempts`` failures is over, the count starts again."""
-    if next_attempt is not None and next_attempt > now:
-        return False, failures
-    if failures >= attempts:
-        return True, 0
-    return True, failures
 
 
 def alarm_text(

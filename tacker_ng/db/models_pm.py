@@ -174,3 +174,27 @@ class PmThresholdState(Base):
     crossed_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         UTCDateTime, nullable=False
     )
+
+
+class VnfAutoscale(Base):
+    """Per VNF instance: its automatic scales' failures and back-off.
+
+    Written in the transaction that starts an automatic SCALE or moves
+    one to FAILED/ROLLING_BACK, so that a crash leaves the count, the
+    next-attempt time and the alarm all done or all to do.
+    """
+
+    __tablename__ = "vnf_autoscale"
+
+    vnf_instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36), primary_key=True
+    )
+    #: Automatic scales that ended other than COMPLETED, in a row.
+    failures: orm.Mapped[int] = orm.mapped_column(
+        sa.Integer, nullable=False, default=0
+    )
+    #: The automatic SCALE started and not accounted yet (None once it is).
+    last_op_occ_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    backoff_until: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        UTCDateTime
+    )

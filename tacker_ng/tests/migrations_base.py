@@ -38,6 +38,7 @@ TABLES = {
     "pm_report_entries",
     "pm_thresholds",
     "pm_threshold_states",
+    "vnf_autoscale",
 }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import oslo_messaging as messaging
+from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
@@ -24,6 +25,7 @@ from tacker_ng.nfvo import grant_request, notify
 from tacker_ng.objects import lcm, state_machine, views, vim_refs, vnfc_info
 from tacker_ng.objects import vnf_snapshots as snapshot_rules
 from tacker_ng.packages import catalog
+from tacker_ng.pm import measurements, scaling_rules
 
 LOG = logging.getLogger(__name__)
 
@@ -147,6 +149,15 @@ def _dry_run(session, operation, instance, body, scope) -> None:
     else:
         flavour = (instance["instantiated_vnf_info"] or {}).get("flavourId")
     grant_request.plan(operation, vnfd, flavour, view, body)
+    if operation == lcm.Operation.INSTANTIATE:
+        # Scaling rules (automatic scaling) fit the VNFD and the
+        # measurement table, or the instantiation is refused (422).
+        scaling_rules.parse(
+            body.get("additionalParams"),
+            vnfd.flavour(flavour),
+            measurements.table(),
+            cfg.CONF.autoscale.default_cooldown,
+        )
 
 
 def start(
