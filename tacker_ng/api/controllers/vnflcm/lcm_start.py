@@ -149,11 +149,15 @@ def _dry_run(session, operation, instance, body, scope) -> None:
     else:
         flavour = (instance["instantiated_vnf_info"] or {}).get("flavourId")
     grant_request.plan(operation, vnfd, flavour, view, body)
-    if operation == lcm.Operation.INSTANTIATE:
+    params = body.get("additionalParams") or {}
+    if (
+        operation == lcm.Operation.INSTANTIATE
+        and scaling_rules.PARAM in params
+    ):
         # Scaling rules (automatic scaling) fit the VNFD and the
         # measurement table, or the instantiation is refused (422).
         scaling_rules.parse(
-            body.get("additionalParams"),
+            params,
             vnfd.flavour(flavour),
             measurements.table(),
             cfg.CONF.autoscale.default_cooldown,
