@@ -6,7 +6,7 @@ only the oldest undelivered row of a subscription can be claimed.
 """
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -35,6 +35,31 @@ def enqueue(
             given_up=False,
             created_at=now,
         )
+    )
+
+
+def enqueue_many(
+    session: orm.Session, items: Sequence[tuple[str, str, dict[str, Any]]]
+) -> None:
+    """Enqueue (subscription id, notification type, payload) items in one
+    statement."""
+    if not items:
+        return
+    now = utcnow()
+    session.execute(
+        sa.insert(OUTBOX),
+        [
+            {
+                "subscription_id": sub,
+                "notification_type": kind,
+                "payload": payload,
+                "attempts": 0,
+                "next_attempt_at": now,
+                "given_up": False,
+                "created_at": now,
+            }
+            for sub, kind, payload in items
+        ],
     )
 
 

@@ -146,6 +146,19 @@ def due(
     return list(session.execute(stmt).mappings())
 
 
+_ADVANCE = (
+    sa.update(JOBS)
+    .where(
+        JOBS.c.id == sa.bindparam("b_id"),
+        JOBS.c.next_report_at == sa.bindparam("b_due"),
+    )
+    .values(
+        next_report_at=sa.bindparam("b_next"),
+        updated_at=sa.bindparam("b_now"),
+    )
+)
+
+
 def advance(
     session: orm.Session,
     job_id: str,
@@ -154,14 +167,61 @@ def advance(
 ) -> bool:
     """Move the job's schedule from ``due_at`` to ``next_at`` (None: no
     more reports); False when another collector did (or the job is gone).
-    The row stays locked until the transaction ends."""
+    The row stays locked until the transaction ends. (One statement
+    built once: a collector advances a thousand jobs a pass.)"""
+    params = {"b_id": job_id, "b_due": due_at, "b_next": next_at}
     return bool(
-        session.execute(
-            sa.update(JOBS)
-            .where(JOBS.c.id == job_id, JOBS.c.next_report_at == due_at)
-            .values(next_report_at=next_at, updated_at=utcnow())
-        ).rowcount
+        session.execute(_ADVANCE, {**params, "b_now": utcnow()}).rowcount
     )
+
+
+def report_row(
+    job: Mapping[str, Any],
+    period: tuple[datetime.datetime, datetime.datetime],
+    ready_time: datetime.datetime,
+    expiry_time: datetime.datetime | None,
+) -> dict[str, Any]:
+    """A new report row of ``job`` (insert with :func:`insert_reports`)."""
+    return {
+        "id": str(uuid.uuid4()),
+        "job_id": job["id"],
+        "period_start": period[0],
+        "period_end": period[1],
+        "ready_time": ready_time,
+        "expiry_time": expiry_time,
+        "project_id": job["project_id"],
+        "created_at": ready_time,
+    }
+
+
+def entry_rows(
+    report: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The rows of a report's SOL-shaped ``entries``."""
+    return [
+        {
+            "report_id": report["id"],
+            "object_type": e["objectType"],
+            "object_instance_id": e["objectInstanceId"],
+            "sub_object_instance_id": e.get("subObjectInstanceId"),
+            "performance_metric": e["performanceMetric"],
+            "performance_values": e["performanceValues"],
+            "created_at": report["ready_time"],
+        }
+        for e in entries
+    ]
+
+
+def insert_reports(
+    session: orm.Session,
+    reports: Sequence[Mapping[str, Any]],
+    entries: Sequence[Mapping[str, Any]],
+) -> None:
+    """Store report rows and their entry rows (two statements)."""
+    if reports:
+        session.execute(sa.insert(REPORTS), list(reports))
+    if entries:
+        session.execute(sa.insert(ENTRIES), list(entries))
 
 
 def insert_report(
@@ -173,36 +233,9 @@ def insert_report(
     entries: Sequence[Mapping[str, Any]],
 ) -> str:
     """Store a report of ``job`` with its SOL-shaped ``entries``."""
-    report_id = str(uuid.uuid4())
-    session.execute(
-        sa.insert(REPORTS).values(
-            id=report_id,
-            job_id=job["id"],
-            period_start=period[0],
-            period_end=period[1],
-            ready_time=ready_time,
-            expiry_time=expiry_time,
-            project_id=job["project_id"],
-            created_at=ready_time,
-        )
-    )
-    if entries:
-        session.execute(
-            sa.insert(ENTRIES),
-            [
-                {
-                    "report_id": report_id,
-                    "object_type": e["objectType"],
-                    "object_instance_id": e["objectInstanceId"],
-                    "sub_object_instance_id": e.get("subObjectInstanceId"),
-                    "performance_metric": e["performanceMetric"],
-                    "performance_values": e["performanceValues"],
-                    "created_at": ready_time,
-                }
-                for e in entries
-            ],
-        )
-    return report_id
+    report = report_row(job, period, ready_time, expiry_time)
+    insert_reports(session, [report], entry_rows(report, entries))
+    return report["id"]
 
 
 def delete_expired_reports(

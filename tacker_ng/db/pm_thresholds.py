@@ -10,7 +10,7 @@ collectors notifies once.
 """
 
 import datetime
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -210,3 +210,24 @@ def states(session: orm.Session, threshold_id: str) -> list[Mapping[str, Any]]:
             )
         ).mappings()
     )
+
+
+def directions(
+    session: orm.Session, threshold_ids: Iterable[str]
+) -> dict[tuple[str, str, str], str]:
+    """(threshold id, object instance id, sub-object id or ``''``) ->
+    its recorded crossing direction, for many thresholds at once."""
+    ids = sorted(set(threshold_ids))
+    out: dict[tuple[str, str, str], str] = {}
+    for i in range(0, len(ids), 500):
+        rows = session.execute(
+            sa.select(
+                STATES.c.threshold_id,
+                STATES.c.object_instance_id,
+                STATES.c.sub_object_instance_id,
+                STATES.c.crossing_direction,
+            ).where(STATES.c.threshold_id.in_(ids[i : i + 500]))
+        )
+        for tid, obj, sub, direction in rows:
+            out[(tid, obj, sub)] = direction
+    return out

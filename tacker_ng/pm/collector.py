@@ -28,6 +28,7 @@ import dataclasses
 import datetime
 import time
 from collections.abc import Callable, Iterable, Mapping
+from concurrent import futures
 from typing import Any
 
 from oslo_config import cfg
@@ -50,6 +51,10 @@ from tacker_ng.pm.prometheus import Prometheus, PrometheusError
 LOG = logging.getLogger(__name__)
 #: Jobs or thresholds handled per pass (the rest wait for the next).
 BATCH = 2_000
+#: Prometheus queries of a pass sent at the same time, at most.
+QUERY_THREADS = 4
+#: Reports published, or thresholds judged, per write transaction.
+WRITE_BATCH = 200
 
 
 @dataclasses.dataclass
@@ -82,45 +87,58 @@ def _value(measurement: measurements.Measurement, value: float) -> float:
     return int(round(value)) if measurement.integer else value
 
 
+#: VNF instance id -> [(sub-object id, samples)], sub-objects sorted.
+ByVnf = dict[str, list[tuple[str | None, list]]]
+
+
+def _by_vnf(samples: measure.Samples) -> ByVnf:
+    out: ByVnf = {}
+    for (vnf_id, sub), series in samples.items():
+        out.setdefault(vnf_id, []).append((sub, series))
+    for subs in out.values():
+        subs.sort(key=lambda item: item[0] or "")
+    return out
+
+
 def _job_entries(
     job: Mapping[str, Any],
     wanted: list[measurements.Requested],
-    samples: Mapping[str, measure.Samples],
+    samples: Mapping[str, ByVnf],
     live: set[str],
 ) -> list[dict[str, Any]]:
     """The report entries of ``job`` from its groups' samples."""
     period = job["criteria"]["reportingPeriod"]
     end = job["next_report_at"]
     start = end - datetime.timedelta(seconds=period)
-    objects = [i for i in job["object_instance_ids"] if i in live]
+    objects = sorted(i for i in set(job["object_instance_ids"]) if i in live)
     subs = set(job.get("sub_object_instance_ids") or ())
     entries = []
     for req in wanted:
         found = samples.get(req.reported_as) or {}
-        for (vnf_id, sub), series in sorted(
-            found.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")
-        ):
-            if vnf_id not in objects or (
-                req.object_instance_id not in (None, vnf_id)
-            ):
+        for vnf_id in objects:
+            if req.object_instance_id not in (None, vnf_id):
                 continue
-            if subs and sub not in subs:
-                continue
-            kept = measure.within(series, start, end)
-            if not kept:
-                continue
-            entries.append(
-                bodies.report_entry(
-                    job["object_type"],
-                    vnf_id,
-                    sub,
-                    req.reported_as,
-                    [
-                        {"timeStamp": t, "value": _value(req.measurement, v)}
-                        for t, v in kept
-                    ],
+            for sub, series in found.get(vnf_id, ()):
+                if subs and sub not in subs:
+                    continue
+                kept = measure.within(series, start, end)
+                if not kept:
+                    continue
+                entries.append(
+                    bodies.report_entry(
+                        job["object_type"],
+                        vnf_id,
+                        sub,
+                        req.reported_as,
+                        [
+                            {
+                                "timeStamp": t,
+                                "value": _value(req.measurement, v),
+                            }
+                            for t, v in kept
+                        ],
+                    )
                 )
-            )
     return entries
 
 
@@ -200,34 +218,63 @@ class Collector:
                 group.start = min(group.start or start, start)
                 group.end = max(group.end or end, end)
                 wanted.setdefault(job["id"], []).append((req, key))
-        results: dict[tuple, measure.Samples] = {}
-        for key, group in groups.items():
-            if not group.vnf_ids:
-                results[key] = {}
-                continue
-            try:
-                results[key] = measure.measure_range(
+        results: dict[tuple, ByVnf] = {}
+        asked = {k: g for k, g in groups.items() if g.vnf_ids}
+        results.update({k: {} for k in groups if k not in asked})
+        for key, outcome in self._side_by_side(
+            asked,
+            lambda _key, g: _by_vnf(
+                measure.measure_range(
                     self.prometheus,
-                    group.measurement,
-                    group.vnf_ids,
-                    group.collection_period,
-                    group.start,
-                    group.end,
+                    g.measurement,
+                    g.vnf_ids,
+                    g.collection_period,
+                    g.start,
+                    g.end,
                 )
-            except (PrometheusError, ValueError) as exc:
-                failures.append(f"{group.measurement.name}: {exc}")
+            ),
+        ):
+            if isinstance(outcome, Exception):
+                name = asked[key].measurement.name
+                failures.append(f"{name}: {outcome}")
+            else:
+                results[key] = outcome
+        ready = []
         for job in due:
             asked = wanted.get(job["id"], [])
             if any(key not in results for _req, key in asked):
                 continue  # a query failed: the next pass reports it
             samples = {req.reported_as: results[key] for req, key in asked}
             entries = _job_entries(job, [r for r, _ in asked], samples, live)
+            ready.append((job, entries))
+        for i in range(0, len(ready), WRITE_BATCH):
+            chunk = ready[i : i + WRITE_BATCH]
             for attempt in db_api.retrying():
                 with attempt, db_api.writer() as session:
-                    made = reporting.publish_report(
-                        session, job, entries, now, self.conf
+                    made = reporting.publish_reports(
+                        session, chunk, now, self.conf
                     )
-            report.reports += made is not None
+            report.reports += sum(m is not None for m in made)
+
+    def _side_by_side(
+        self, groups: Mapping[Any, Any], query: Callable[[Any, Any], Any]
+    ) -> list[tuple[Any, Any]]:
+        """(key, ``query(key, group)`` or the PrometheusError/ValueError it
+        raised) of each group, the queries sent side by side: Prometheus
+        evaluates them on its cores while this conductor waits once."""
+        if not groups:
+            return []
+
+        def one(item: tuple[Any, Any]) -> tuple[Any, Any]:
+            key, group = item
+            try:
+                return key, query(key, group)
+            except (PrometheusError, ValueError) as exc:
+                return key, exc
+
+        workers = min(QUERY_THREADS, len(groups))
+        with futures.ThreadPoolExecutor(workers, "pm-query") as pool:
+            return list(pool.map(one, groups.items()))
 
     # -- thresholds ----------------------------------------------------
 
@@ -264,44 +311,54 @@ class Collector:
             if name in table:
                 by_metric[name].append(threshold)
         window = self.conf.pm.threshold_interval
-        for name, group in sorted(by_metric.items()):
-            try:
-                values = measure.measure(
-                    self.prometheus,
-                    table[name],
-                    {t["object_instance_id"] for t in group},
-                    window,
-                    now,
-                )
-            except (PrometheusError, ValueError) as exc:
-                failures.append(f"{name}: {exc}")
+        measured = self._side_by_side(
+            by_metric,
+            lambda name, group: measure.measure(
+                self.prometheus,
+                table[name],
+                {t["object_instance_id"] for t in group},
+                window,
+                now,
+            ),
+        )
+        for name, values in sorted(measured, key=lambda kv: kv[0]):
+            if isinstance(values, Exception):
+                failures.append(f"{name}: {values}")
                 continue
-            for threshold in group:
-                report.crossings += self._judge(threshold, values, now)
+            group = by_metric[name]
+            by_vnf: dict[str, list[tuple[str | None, float]]] = {}
+            for (vnf_id, sub), value in values.items():
+                by_vnf.setdefault(vnf_id, []).append((sub, value))
+            for i in range(0, len(group), WRITE_BATCH):
+                report.crossings += self._judge(
+                    group[i : i + WRITE_BATCH], by_vnf, now
+                )
 
     def _judge(
         self,
-        threshold: Mapping[str, Any],
-        values: measure.Values,
+        thresholds: list[Mapping[str, Any]],
+        by_vnf: Mapping[str, list[tuple[str | None, float]]],
         now: datetime.datetime,
     ) -> int:
-        vnf_id = threshold["object_instance_id"]
-        subs = set(threshold.get("sub_object_instance_ids") or ())
-        mine = sorted(
-            (sub, value)
-            for (vid, sub), value in values.items()
-            if vid == vnf_id and (not subs or sub in subs)
-        )
-        if not mine:
+        """Record the values of ``thresholds`` (one transaction); the
+        number of crossings."""
+        todo = []
+        for threshold in thresholds:
+            vnf_id = threshold["object_instance_id"]
+            subs = set(threshold.get("sub_object_instance_ids") or ())
+            todo.extend(
+                (threshold, vnf_id, sub, value)
+                for sub, value in sorted(
+                    by_vnf.get(vnf_id, ()), key=lambda sv: sv[0] or ""
+                )
+                if not subs or sub in subs
+            )
+        if not todo:
             return 0
         crossed = 0
         for attempt in db_api.retrying():
-            crossed = 0
             with attempt, db_api.writer() as session:
-                for sub, value in mine:
-                    direction = crossings.record_value(
-                        session, threshold, vnf_id, sub, value, None, now,
-                        self.conf,
-                    )  # fmt: skip
-                    crossed += direction is not None
+                crossed = crossings.record_values(
+                    session, todo, now, self.conf
+                )
         return crossed

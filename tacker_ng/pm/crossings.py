@@ -11,7 +11,7 @@ threshold is its own subscription.
 """
 
 import datetime
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from oslo_config import cfg
@@ -92,3 +92,34 @@ def record_value(
     )
     outbox.enqueue(session, threshold["id"], bodies.THRESHOLD_CROSSED, payload)
     return direction
+
+
+def record_values(
+    session: orm.Session,
+    judged: Sequence[tuple[Mapping[str, Any], str, str | None, float]],
+    now: datetime.datetime | None = None,
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> int:
+    """:func:`record_value` of many (threshold, object instance id,
+    sub-object id, value); the number of crossings.
+
+    The recorded directions are read in one statement first, and only a
+    value on another side than its (sub-)object's is written: a fleet
+    whose values stay where they were costs one SELECT, not a write per
+    value. The write still decides (a conditional UPDATE), so a stale
+    read never makes a second notification."""
+    known = pm_thresholds.directions(session, {t["id"] for t, *_ in judged})
+    crossed = 0
+    for threshold, object_id, sub, value in judged:
+        details = threshold["criteria"]["simpleThresholdDetails"]
+        now_side = hysteresis.side(
+            value, details["thresholdValue"], details["hysteresis"]
+        )
+        key = (threshold["id"], object_id, sub or pm_thresholds.NO_SUB_OBJECT)
+        if now_side is None or now_side == known.get(key, hysteresis.INITIAL):
+            continue
+        direction = record_value(
+            session, threshold, object_id, sub, value, None, now, conf
+        )
+        crossed += direction is not None
+    return crossed

@@ -3,12 +3,13 @@
 read their measurements from.
 
 Queries are sent as POST forms: a query covering a thousand VNF instance
-ids is longer than a URL should be. An answer that is not a success
-(Prometheus down, a bad query of ``[pm] measurements_file``, a timeout)
-is :class:`PrometheusError` with Prometheus's own words; the caller logs
-it once per pass and decides nothing. Values that are not numbers
-(``NaN``: a division by zero in a query; ``+Inf``) are dropped: they are
-no measurement.
+ids is longer than a URL should be. One client may be used by several
+threads at once (the collector sends a pass's queries side by side).
+An answer that is not a success (Prometheus down, a bad query of
+``[pm] measurements_file``, a timeout) is :class:`PrometheusError` with
+Prometheus's own words; the caller logs it once per pass and decides
+nothing. Values that are not numbers (``NaN``: a division by zero in a
+query; ``+Inf``) are dropped: they are no measurement.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import math
+import threading
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 import requests
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -97,9 +100,11 @@ class Prometheus:
             self.session.cert = cert
         #: Queries sent (the collector's figures count them).
         self.queries = 0
+        self._lock = threading.Lock()
 
     def _post(self, path: str, form: dict[str, str]) -> list[Series]:
-        self.queries += 1
+        with self._lock:  # the collector sends its queries side by side
+            self.queries += 1
         try:
             resp = self.session.post(
                 f"{self.url}{path}", data=form, timeout=self.timeout
@@ -110,8 +115,8 @@ class Prometheus:
                 f"{type(exc).__name__}"
             ) from exc
         try:
-            answer = resp.json()
-        except ValueError:
+            answer = orjson.loads(resp.content)
+        except orjson.JSONDecodeError:
             raise PrometheusError(
                 f"Prometheus answered {resp.status_code} without JSON"
             ) from None

@@ -48,6 +48,71 @@ def _by_object(
     return out
 
 
+def _notifications(
+    base: str,
+    job: Mapping[str, Any],
+    report_id: str,
+    entries: Sequence[Mapping[str, Any]],
+    now: datetime.datetime,
+) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (
+            job["id"],
+            bodies.PERFORMANCE_INFORMATION_AVAILABLE,
+            bodies.performance_information_available(
+                base, job, report_id, instance_id, subs, now
+            ),
+        )
+        for instance_id, subs in _by_object(entries).items()
+    ]
+
+
+def publish_reports(
+    session: orm.Session,
+    ready: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+    now: datetime.datetime | None = None,
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> list[str | None]:
+    """Report the period of each job of ``ready`` (job, entries) that
+    ended at its ``next_report_at``: one transaction, three inserts for
+    all of them.
+
+    ``entries`` are PerformanceReport entries (build them with
+    :func:`tacker_ng.pm.bodies.report_entry`). Returns, per job, the
+    report id, or None when another collector reported this period, the
+    job is gone, or nothing was measured (the schedule still moves on:
+    an empty period is no performance information).
+    """
+    now = now or utcnow()
+    base = public_base_url(conf)
+    expiry = now + datetime.timedelta(seconds=conf.pm.report_retention)
+    made: list[str | None] = []
+    reports, rows, notes = [], [], []
+    for job, entries in ready:
+        due_at = job["next_report_at"]
+        if due_at is None:
+            made.append(None)
+            continue
+        period = job["criteria"]["reportingPeriod"]
+        next_at = schedule.next_due(
+            due_at, period, now, job.get("reporting_boundary")
+        )
+        if not pm_jobs.advance(session, job["id"], due_at, next_at) or (
+            not entries
+        ):
+            made.append(None)
+            continue
+        start = due_at - datetime.timedelta(seconds=period)
+        report = pm_jobs.report_row(job, (start, due_at), now, expiry)
+        reports.append(report)
+        rows.extend(pm_jobs.entry_rows(report, entries))
+        notes.extend(_notifications(base, job, report["id"], entries, now))
+        made.append(report["id"])
+    pm_jobs.insert_reports(session, reports, rows)
+    outbox.enqueue_many(session, notes)
+    return made
+
+
 def publish_report(
     session: orm.Session,
     job: Mapping[str, Any],
@@ -55,43 +120,8 @@ def publish_report(
     now: datetime.datetime | None = None,
     conf: cfg.ConfigOpts = cfg.CONF,
 ) -> str | None:
-    """Report the period of ``job`` that ended at its ``next_report_at``.
-
-    ``entries`` are PerformanceReport entries (build them with
-    :func:`tacker_ng.pm.bodies.report_entry`). Returns the report id, or
-    None when another collector reported this period, the job is gone,
-    or nothing was measured (the schedule still moves on: an empty
-    period is no performance information).
-    """
-    now = now or utcnow()
-    due_at = job["next_report_at"]
-    if due_at is None:
-        return None
-    period = job["criteria"]["reportingPeriod"]
-    next_at = schedule.next_due(
-        due_at, period, now, job.get("reporting_boundary")
-    )
-    if not pm_jobs.advance(session, job["id"], due_at, next_at):
-        return None
-    if not entries:
-        return None
-    start = due_at - datetime.timedelta(seconds=period)
-    expiry = now + datetime.timedelta(seconds=conf.pm.report_retention)
-    report_id = pm_jobs.insert_report(
-        session, job, (start, due_at), now, expiry, entries
-    )
-    base = public_base_url(conf)
-    for instance_id, subs in _by_object(entries).items():
-        payload = bodies.performance_information_available(
-            base, job, report_id, instance_id, subs, now
-        )
-        outbox.enqueue(
-            session,
-            job["id"],
-            bodies.PERFORMANCE_INFORMATION_AVAILABLE,
-            payload,
-        )
-    return report_id
+    """:func:`publish_reports` of one job."""
+    return publish_reports(session, [(job, entries)], now, conf)[0]
 
 
 def expire_reports(

@@ -104,3 +104,31 @@ def test_due_thresholds_are_claimed_once_per_round(conf, vnf):
         again = crossings.thresholds_due(s, T0 + (1 + interval) * S)
         assert [t["id"] for t in again] == [th["id"]]
         assert crossings.thresholds_due(s, T0 + 10**6 * S, set()) == []
+
+
+def _record_many(items):
+    for attempt in db_api.retrying():
+        with attempt, db_api.writer() as s:
+            return crossings.record_values(s, items, T0)
+    raise AssertionError("unreachable")
+
+
+def test_many_values_write_only_the_ones_that_change_side(conf, vnf):
+    th = store_threshold(vnf["id"])
+    vid = vnf["id"]
+    # Below the band, nothing recorded yet: no crossing and no row.
+    assert _record_many([(th, vid, "c1", 10.0), (th, vid, "c2", 80.0)]) == 0
+    with db_api.reader() as s:
+        assert pm_thresholds.states(s, th["id"]) == []
+    assert _record_many([(th, vid, "c1", 90.0), (th, vid, "c2", 81.0)]) == 1
+    # Still above: nothing to write, nothing notified.
+    assert _record_many([(th, vid, "c1", 95.0)]) == 0
+    assert _record_many([(th, vid, "c1", 70.0), (th, vid, "c2", 90.0)]) == 2
+    notes = _notes()
+    assert [
+        (
+            n["payload"]["subObjectInstanceId"],
+            n["payload"]["crossingDirection"],
+        )
+        for n in notes
+    ] == [("c1", "UP"), ("c1", "DOWN"), ("c2", "UP")]
