@@ -112,6 +112,10 @@ class ConductorService:
                 self.conf,
                 self.host,
                 lambda: convergence_service.live_conductors(self.conf),
+                lambda ctx, occ_id: rpcapi.get_api().run_lcm_op(ctx, occ_id),
+                lambda ctx, occ_id: rpcapi.get_api().rollback_lcm_op(
+                    ctx, occ_id
+                ),
             ),
         ]
 

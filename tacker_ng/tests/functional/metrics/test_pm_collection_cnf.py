@@ -17,10 +17,19 @@ Each pod serves node-exporter series whose values the test sets:
   exactly one ThresholdCrossedNotification UP for that VNFC, back under
   it -> one DOWN; the other VNFCs never cross;
 * terminate: the target file goes, the targets with it.
+
+The closed loop (``scalingRules`` in the instantiate request, on VDU1's
+CPU): a load step (90 %) -> one automatic SCALE_OUT
+(isAutomaticInvocation) through the normal LCM path; the load at the
+scale-in threshold (30 % on both pods, which would be 60 % on one, over
+the scale-out threshold) -> no scale for a window longer than the
+cooldown (no flapping); the load falling (5 %) -> one automatic
+SCALE_IN, after the cooldown.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
 from collections.abc import Iterator
@@ -37,6 +46,20 @@ GIB = 1 << 30
 #: Collection period of the job (s): the scrape interval is 1 s.
 COLLECT = 5
 REPORT = 10
+#: Automatic scaling's measurement window (s): 5 scrapes.
+WINDOW = 5
+COOLDOWN = 15
+#: VDU1 (1 pod at level 0, vdu1_aspect adds one per step): out at 55 %,
+#: in at 30 %, one step, at most level 1.
+RULE = {
+    "metric": "VCpuUsageMeanVnf",
+    "aspectId": "vdu1_aspect",
+    "scaleOutThreshold": 55,
+    "scaleInThreshold": 30,
+    "cooldown": COOLDOWN,
+    "maxScaleLevel": 1,
+    "vduIds": ["VDU1"],
+}
 
 
 def _memory(total: int, available: int) -> dict:
@@ -57,6 +80,7 @@ def pm_nfvo(prometheus, simk8s, tmp_path_factory) -> Iterator[tuple]:
     extra = {
         "kubernetes": cnf.KUBERNETES_OPTS,
         "convergence": {"observe_interval": 1},
+        "autoscale": {"interval": 2, "window": WINDOW},
         "pm": {
             "prometheus_url": prometheus.url,
             "file_sd_dir": str(prometheus.sd_dir),
@@ -227,3 +251,86 @@ def test_reports_and_threshold_crossings_from_what_pods_serve(
     vnf.run("terminate", {"terminationType": "FORCEFUL"})
     cnf.until("the target file removed", lambda: not sd_file.exists(), 30)
     prometheus.wait_targets(0, job="kubernetes", vnfInstanceId=vnf.id)
+
+
+def _time(stamp: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def _scales(client, vnf_id: str) -> list[dict]:
+    occs = client.get(
+        f"/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,{vnf_id})"
+        ";(eq,operation,SCALE)"
+    ).json()
+    return sorted(occs, key=lambda o: o["startTime"])
+
+
+def _vdu1_pods(vnf) -> list[str]:
+    return sorted(
+        v["computeResource"]["resourceId"]
+        for v in vnf.vnfcs()
+        if v["vduId"] == "VDU1"
+    )
+
+
+def _load(sim, vnf, busy: float) -> None:
+    for pod in _vdu1_pods(vnf):
+        sim.control.pod_metrics(vnf.namespace, pod, {"cpu_busy": busy})
+
+
+def _level(vnf) -> int:
+    info = vnf.instance()["instantiatedVnfInfo"]
+    (status,) = [
+        s for s in info["scaleStatus"] if s["aspectId"] == "vdu1_aspect"
+    ]
+    return status["scaleLevel"]
+
+
+def test_load_scales_out_then_in_without_flapping(pm_nfvo, simk8s):
+    dep, client, vnfd_id, receiver = pm_nfvo
+    vnf = cnf.Cnf(client, vnfd_id, simk8s)
+    body = vnf.instantiate_body("instantiation_level_1")
+    body["additionalParams"]["scalingRules"] = [RULE]
+    vnf.run("instantiate", body)
+    assert _level(vnf) == 0 and len(_vdu1_pods(vnf)) == 1
+
+    # A load step: one automatic scale out, completed, level 1.
+    _load(simk8s, vnf, 0.9)
+    (out,) = cnf.until(
+        "an automatic scale out", lambda: _scales(client, vnf.id), 60
+    )
+    done = vnf.wait(out["id"])
+    assert done["isAutomaticInvocation"] is True
+    assert done["operationParams"]["type"] == "SCALE_OUT"
+    assert done["operationParams"]["aspectId"] == "vdu1_aspect"
+    assert done["operationState"] == "COMPLETED", done.get("error")
+    out_ended = _time(done["stateEnteredTime"])
+    assert _level(vnf) == 1 and len(_vdu1_pods(vnf)) == 2
+
+    # At the scale-in threshold, but one pod would carry 60 %: no scale
+    # in, and (at the maximum level) no scale out, for longer than the
+    # cooldown plus a few passes.
+    _load(simk8s, vnf, 0.3)
+    time.sleep(COOLDOWN + WINDOW + 6)
+    assert [o["id"] for o in _scales(client, vnf.id)] == [out["id"]]
+    assert _level(vnf) == 1
+
+    # The load falls: one automatic scale in.
+    _load(simk8s, vnf, 0.05)
+    scales = cnf.until(
+        "an automatic scale in",
+        lambda: (s := _scales(client, vnf.id))[1:] and s,
+        60,
+    )
+    assert len(scales) == 2
+    scale_in = scales[1]
+    done = vnf.wait(scale_in["id"])
+    assert done["isAutomaticInvocation"] is True
+    assert done["operationParams"]["type"] == "SCALE_IN"
+    assert done["operationState"] == "COMPLETED", done.get("error")
+    assert _level(vnf) == 0 and len(_vdu1_pods(vnf)) == 1
+    # Not before the cooldown after the scale out ended.
+    assert _time(scale_in["startTime"]) - out_ended >= datetime.timedelta(
+        seconds=COOLDOWN
+    )
+    vnf.run("terminate", {"terminationType": "FORCEFUL"})
