@@ -16,6 +16,7 @@ FleetCollector`.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from typing import Any
@@ -74,10 +75,16 @@ def wrap(app: Any, conf: cfg.ConfigOpts) -> Any:
     """Count and time every request ``app`` answers (when enabled)."""
     if not conf.metrics.enabled:
         return app
-    templates = routes.RouteTemplates(
+    return api_requests.RequestMetrics(app, _route_templates())
+
+
+@functools.cache
+def _route_templates() -> routes.RouteTemplates:
+    """The routes' templates (read-only once built), built once per
+    process from the OpenAPI document, which depends on the code only."""
+    return routes.RouteTemplates(
         [*openapi.build_document()["paths"], *routes.EXTRA_TEMPLATES]
     )
-    return api_requests.RequestMetrics(app, templates)
 
 
 def multiprocess_dir(conf: cfg.ConfigOpts) -> str:

@@ -1,5 +1,7 @@
 """Unit test fixtures: isolated config, a migrated SQLite file, the API."""
 
+import shutil
+
 import pytest
 import webtest
 
@@ -22,9 +24,22 @@ def conf(tmp_path):
         yield c
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """One SQLite file migrated to head per session. Every test's ``db``
+    starts as a byte copy of it: alembic took about 0.1 s of CPU per
+    test (a quarter of the suite's CPU), a copy takes under 1 ms."""
+    path = tmp_path_factory.mktemp("migrated") / "unit.sqlite"
+    with fixtures.database(f"sqlite:///{path}"):
+        pass
+    return path
+
+
 @pytest.fixture
-def db(conf, tmp_path):
-    with fixtures.database(f"sqlite:///{tmp_path}/unit.sqlite") as engine:
+def db(conf, tmp_path, migrated_sqlite):
+    path = tmp_path / "unit.sqlite"
+    shutil.copyfile(migrated_sqlite, path)
+    with fixtures.database(f"sqlite:///{path}", migrate=False) as engine:
         yield engine
 
 
