@@ -41,7 +41,6 @@ import sqlalchemy as sa  # noqa: E402
 from tacker_ng.convergence import drift, scrape_targets  # noqa: E402
 from tacker_ng.convergence.desired import DesiredVnfc  # noqa: E402
 from tacker_ng.db import models, models_pm  # noqa: E402
-from tacker_ng.db.types import utcnow  # noqa: E402
 from tacker_ng.pm import collector, discovery, shards  # noqa: E402
 from tacker_ng.pm.prometheus import Prometheus  # noqa: E402
 from tacker_ng.tests import fixtures  # noqa: E402
@@ -229,7 +228,25 @@ def main() -> None:
             entries = conn.execute(
                 sa.select(sa.func.count()).select_from(models_pm.PmReportEntry)
             ).scalar()
+        # One metric's range query as the collector sends it (a regular
+        # expression of every VNF id) beside one that matches any VNF.
+        from tacker_ng.pm import measurements as m
+
+        template = m.DEFAULTS["VCpuUsageMeanVnf"].query
+        step = datetime.timedelta(seconds=args.period)
+        timings = {}
+        for label, promql in (
+            ("ids", m.render(template, vnf_ids, args.period)),
+            ("any", template.replace("{vnf_instance_ids}", ".+").replace(
+                "{collection_period}", str(args.period))),
+        ):  # fmt: skip
+            began = time.perf_counter()
+            client.range(promql, now - step, now, args.period)
+            timings[f"one_query_{label}_ms"] = round(
+                (time.perf_counter() - began) * 1000, 1
+            )
         result = {
+            **timings,
             "backend": args.backend,
             "vnfs": args.vnfs,
             "vnfcs": total,
