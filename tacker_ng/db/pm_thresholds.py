@@ -122,6 +122,34 @@ def checked(
     )
 
 
+def checked_many(
+    session: orm.Session,
+    threshold_ids: Collection[str],
+    now: datetime.datetime,
+    next_at: datetime.datetime,
+) -> set[str]:
+    """Take this round of every threshold of ``threshold_ids`` still due
+    at ``now`` (two statements): move their next evaluation to
+    ``next_at`` and return the ids moved. The UPDATE locks what it moved
+    until the transaction ends, so the SELECT sees exactly those (a
+    collector's ``next_at`` is its own moment)."""
+    ids = sorted(set(threshold_ids))
+    if not ids:
+        return set()
+    session.execute(
+        sa.update(THRESHOLDS)
+        .where(THRESHOLDS.c.id.in_(ids), THRESHOLDS.c.next_check_at <= now)
+        .values(next_check_at=next_at)
+    )
+    return set(
+        session.execute(
+            sa.select(THRESHOLDS.c.id).where(
+                THRESHOLDS.c.id.in_(ids), THRESHOLDS.c.next_check_at == next_at
+            )
+        ).scalars()
+    )
+
+
 def lock(session: orm.Session, threshold_id: str) -> Mapping[str, Any] | None:
     """The threshold row, locked until the transaction ends (None: gone)."""
     return (

@@ -291,15 +291,11 @@ class Collector:
             live = pm_jobs.instantiated_among(
                 session, (t["object_instance_id"] for t in due)
             )
-        claimed = []
+        claimed: list[Mapping[str, Any]] = []
         for attempt in db_api.retrying():
             with attempt, db_api.writer() as session:
-                claimed = [
-                    t
-                    for t in due
-                    if crossings.claim(session, t, now, self.conf)
-                    and t["object_instance_id"] in live
-                ]
+                claimed = crossings.claim_all(session, due, now, self.conf)
+        claimed = [t for t in claimed if t["object_instance_id"] in live]
         report.thresholds = len(claimed)
         by_metric: dict[str, list[Mapping[str, Any]]] = (
             collections.defaultdict(list)

@@ -50,6 +50,22 @@ def claim(
     )
 
 
+def claim_all(
+    session: orm.Session,
+    thresholds: Sequence[Mapping[str, Any]],
+    now: datetime.datetime | None = None,
+    conf: cfg.ConfigOpts = cfg.CONF,
+) -> list[Mapping[str, Any]]:
+    """:func:`claim` of many thresholds at once: those of ``thresholds``
+    this collector evaluates this round."""
+    now = now or utcnow()
+    next_at = now + datetime.timedelta(seconds=conf.pm.threshold_interval)
+    taken = pm_thresholds.checked_many(
+        session, [t["id"] for t in thresholds], now, next_at
+    )
+    return [t for t in thresholds if t["id"] in taken]
+
+
 def record_value(
     session: orm.Session,
     threshold: Mapping[str, Any],

@@ -17,8 +17,10 @@ from tacker_ng.tests.unit.pm import conftest as pm_cases
 from tacker_ng.tests.unit.pm.test_crossings import (  # noqa: F401
     test_a_deleted_threshold_records_nothing,
     test_due_thresholds_are_claimed_once_per_round,
+    test_many_values_write_only_the_ones_that_change_side,
     test_sub_objects_cross_independently,
     test_the_same_crossing_seen_twice_is_recorded_once,
+    test_thresholds_claimed_together_once_per_round,
     test_values_crossing_up_and_down_notify_once_each,
 )
 from tacker_ng.tests.unit.pm.test_reporting import (  # noqa: F401
