@@ -119,6 +119,28 @@ opts = [
         help="Refuse packages without a SOL004 manifest (.mf) file. When "
         "false, a manifest is verified only if the package has one.",
     ),
+    cfg.StrOpt(
+        "compatibility",
+        default="tacker",
+        choices=[
+            (
+                "tacker",
+                "Onboard the deviations OpenStack Tacker accepts that change "
+                "nothing deployed (e.g. a PlacementGroup without "
+                "description, substitution_mappings requirements "
+                "virtual_link_external1_1 for virtual_link_external1); each "
+                "is recorded in the package's onboardingWarnings.",
+            ),
+            (
+                "strict",
+                "Refuse every deviation from SOL001/SOL004 the parser "
+                "checks, with the error it names.",
+            ),
+        ],
+        help="How strictly VNF packages are checked at onboarding. Safety "
+        "checks (paths, sizes, hashes, unknown types) refuse at both "
+        "levels; see doc/source/user/vnf-packages.rst.",
+    ),
 ]
 
 

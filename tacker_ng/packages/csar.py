@@ -16,6 +16,7 @@ from typing import BinaryIO
 from tacker_ng.objects.vnfd import Vnfd
 from tacker_ng.packages import archive, tosca_meta
 from tacker_ng.packages import manifest as mf
+from tacker_ng.packages.compat import TACKER, Compatibility
 from tacker_ng.packages.exceptions import InvalidPackage
 from tacker_ng.packages.exceptions import PackageProblem as P
 from tacker_ng.packages.limits import CsarLimits
@@ -36,6 +37,9 @@ class CsarContents:
     #: Sum of the extracted file sizes in bytes.
     size: int
     vnfd: Vnfd
+    #: Deviations accepted at the ``tacker`` compatibility level, one
+    #: sentence each (VnfPkgInfo ``onboardingWarnings``).
+    warnings: tuple[str, ...] = ()
 
     @property
     def entry_definitions(self) -> str:
@@ -88,7 +92,10 @@ def _verify_and_parse(
         ((a.name, a.algorithm, a.hash) for a in meta.artifacts),
         tosca_meta.TOSCA_META_PATH,
     )
-    vnfd = load_vnfd(root, meta.entry_definitions, files=files, limits=limits)
+    compat = Compatibility(limits.compatibility)
+    vnfd = load_vnfd(
+        root, meta.entry_definitions, files=files, limits=limits, compat=compat
+    )
     return CsarContents(
         root=root,
         tosca_meta=meta,
@@ -96,6 +103,7 @@ def _verify_and_parse(
         files=tuple(sorted(files)),
         size=sum(member.size for member in members),
         vnfd=vnfd,
+        warnings=tuple(compat.warnings),
     )
 
 
@@ -139,10 +147,13 @@ def load_csar(
     """Re-read an already extracted (and verified) package at ``root``.
 
     For a conductor that needs the model of a stored package again after
-    a restart; hashes are verified again since the files are at hand.
+    a restart; hashes are verified again since the files are at hand. The
+    package was accepted at onboarding, so it is read at the ``tacker``
+    level unless ``limits`` say otherwise: switching the option to
+    ``strict`` later must not break the VNFs of packages already in use.
     """
     root_path = Path(root)
-    limits = limits or CsarLimits()
+    limits = limits or CsarLimits(compatibility=TACKER)
     members = []
     for dirpath, dirnames, filenames in os.walk(root_path):
         dirnames.sort()

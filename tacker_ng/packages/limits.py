@@ -24,6 +24,9 @@ class CsarLimits:
     max_yaml_size: int = 16 * _MiB
     max_yaml_aliases: int = 100
     require_manifest: bool = False
+    #: ``tacker`` or ``strict`` (:mod:`tacker_ng.packages.compat`); not a
+    #: limit, but read with them so one object says how to onboard.
+    compatibility: str = "tacker"
 
     @classmethod
     def from_conf(cls, conf: cfg.ConfigOpts | None = None) -> "CsarLimits":

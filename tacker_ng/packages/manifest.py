@@ -34,6 +34,13 @@ _ENTRY_KEYS: tuple[str, ...] = (
     "Signature",
     "Certificate",
 )
+#: Keys by lower-case spelling: manifest key names are matched without
+#: regard to case, like TOSCA.meta's (``source:`` is ``Source:``); the
+#: values (paths, digests) stay exact.
+_CANONICAL = {
+    key.lower(): key
+    for key in (*_ENTRY_KEYS, "metadata", "non_mano_artifact_sets")
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +91,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
         indented = line[0] in " \t"
         key, sep, value = stripped.partition(":")
         key, value = key.strip(), value.strip()
+        key = _CANONICAL.get(key.lower(), key)
         if not sep:
             raise _invalid(path, f"line {lineno} is not a 'key: value' pair")
         if key == "metadata" and not value:
@@ -94,7 +102,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
             continue
         if section == "non_mano" and indented:
             key = key.lstrip("- ").strip()
-            if key == "Source" and current_set is not None:
+            if key.lower() == "source" and value and current_set is not None:
                 non_mano[current_set].append(value)
             elif not value:
                 current_set = key

@@ -23,6 +23,24 @@ _REQUIRED = (
     "Entry-Definitions",
 )
 _YAML_SUFFIXES = (".yaml", ".yml")
+#: Keys TOSCA.meta defines, by lower-case spelling: TOSCA.meta is a JAR
+#: manifest, whose attribute names are case-insensitive (Tacker writes
+#: ``Created-by``, ``Content-type``). Entry names (values) stay exact.
+_KNOWN_KEYS = {
+    key.lower(): key
+    for key in (
+        *_REQUIRED,
+        "ETSI-Entry-Manifest",
+        "ETSI-Entry-Change-Log",
+        "ETSI-Entry-Licenses",
+        "ETSI-Entry-Certificate",
+        "Other-Definitions",
+        "Name",
+        "Content-Type",
+        "Algorithm",
+        "Hash",
+    )
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +87,7 @@ def _blocks(text: str) -> list[list[tuple[int, str, str]]]:
         key, sep, value = line.partition(":")
         if not sep or not key.strip() or key != key.strip():
             raise _invalid(f"line {lineno} is not a 'Key: value' pair")
+        key = _KNOWN_KEYS.get(key.lower(), key)
         blocks[-1].append((lineno, key, value.strip()))
     return [block for block in blocks if block]
 

@@ -8,6 +8,7 @@ virtual link or a PlacementGroup, but not a connection point).
 import dataclasses
 from typing import Any
 
+from tacker_ng.packages.compat import Compatibility
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd.types import TypeRegistry
 from tacker_ng.packages.vnfd.values import ValueProblem
@@ -25,8 +26,11 @@ class GroupOrPolicy:
 class GroupPolicyChecker:
     """Checks groups and policies; nodes are ``{name: node type}``."""
 
-    def __init__(self, registry: TypeRegistry) -> None:
+    def __init__(
+        self, registry: TypeRegistry, compat: Compatibility | None = None
+    ) -> None:
         self.registry = registry
+        self.compat = compat or Compatibility()
 
     def group(
         self, path: str, name: str, body: Any, nodes: dict[str, Any]
@@ -103,11 +107,14 @@ class GroupPolicyChecker:
                 f"{list_key} is not a list of names", file=path, node=name
             )
         properties = body.get("properties") or {}
+        definitions = self.compat.relax_descriptive(
+            properties,
+            self.registry.merged(section, type_name, "properties"),
+            f"{path}, {kind} {name}",
+        )
         try:
             self.registry.check_properties(
-                properties,
-                self.registry.merged(section, type_name, "properties"),
-                "properties",
+                properties, definitions, "properties"
             )
         except ValueProblem as exc:
             raise InvalidVnfd(str(exc), file=path, node=name) from None

@@ -135,7 +135,7 @@ def _vdu(
     return model.Vdu(
         node_name=node.name,
         name=props["name"],
-        description=props["description"],
+        description=props.get("description") or "",
         vdu_profile=model.VduProfile(low, high),
         virtual_compute=_virtual_compute(compute) if compute else None,
         sw_image_data=sw_image_data(props.get("sw_image_data"), node),

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from tacker_ng.objects import vnfd as model
+from tacker_ng.packages import compat as _compat
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.limits import CsarLimits
 from tacker_ng.packages.vnfd import deployment, nodes, policies
 from tacker_ng.packages.vnfd.loader import load_definitions
+from tacker_ng.packages.vnfd.substitution import substitution_requirements
 from tacker_ng.packages.vnfd.topology import (
     VNF_TYPE,
     NodeTemplate,
@@ -50,18 +52,22 @@ def load_vnfd(
     *,
     files: set[str] | None = None,
     limits: CsarLimits | None = None,
+    compat: _compat.Compatibility | None = None,
 ) -> model.Vnfd:
     """Parse and check the VNFD of the extracted package at ``root``.
 
     ``files`` (relative POSIX paths of the package's regular files) is
     computed from ``root`` when not given. Raises :class:`InvalidVnfd`.
+    Deviations accepted at the compatibility level (``compat``, else the
+    level of ``limits``) are left in ``compat.warnings``.
     """
     root_path = Path(root)
     limits = limits or CsarLimits()
+    compat = compat or _compat.Compatibility(limits.compatibility)
     files = files if files is not None else _package_files(root_path)
     definitions = load_definitions(root_path, entry_definitions, files, limits)
     registry = TypeRegistry.build(definitions)
-    checker = TopologyChecker(registry, files)
+    checker = TopologyChecker(registry, files, compat)
     topologies = [
         topology
         for topology in (
@@ -69,7 +75,7 @@ def load_vnfd(
         )
         if topology is not None
     ]
-    return _Builder(root_path, files, limits, registry, checker).vnfd(
+    return _Builder(root_path, files, limits, registry, checker, compat).vnfd(
         entry_definitions,
         [d.path for d in definitions if not d.bundled],
         topologies,
@@ -84,7 +90,9 @@ class _Builder:
         limits: CsarLimits,
         registry: TypeRegistry,
         checker: TopologyChecker,
+        compat: _compat.Compatibility,
     ) -> None:
+        self.compat = compat
         self.root = root
         self.files = files
         self.limits = limits
@@ -251,8 +259,8 @@ class _Builder:
             placement_groups=pol.placement_groups,
             affinity_rules=pol.affinity_rules,
             lcm_operations=hooks,
-            substitution_requirements=self._subst_requirements(
-                topology, node_type
+            substitution_requirements=substitution_requirements(
+                self.registry, topology, node_type, self.compat
             ),
             additional_parameters=dict(params),
             base_hot=hot,
@@ -326,50 +334,3 @@ class _Builder:
                 )
             hooks[op] = model.LcmOperationHook(operation=op, artifact=artifact)
         return hooks
-
-    def _subst_requirements(
-        self, topology: Topology, node_type: str
-    ) -> dict[str, tuple[str, str]]:
-        subst = topology.substitution_mappings or {}
-        raw = subst.get("requirements") or {}
-        if isinstance(raw, list) and all(
-            isinstance(item, dict) for item in raw
-        ):  # list of single-key maps
-            raw = {k: v for item in raw for k, v in item.items()}
-        if not isinstance(raw, dict):
-            raise InvalidVnfd(
-                "substitution_mappings requirements is not a mapping",
-                file=topology.file,
-            )
-        known = self.registry.merged("node_types", node_type, "requirements")
-        result = {}
-        for name, mapping in raw.items():
-            where = f"substitution_mappings requirement {name}"
-            if name not in known:
-                raise InvalidVnfd(
-                    f"{where} is not a requirement of {node_type}",
-                    file=topology.file,
-                )
-            if (
-                not isinstance(mapping, list)
-                or len(mapping) != 2
-                or not all(isinstance(part, str) for part in mapping)
-                or mapping[0] not in topology.nodes
-            ):
-                raise InvalidVnfd(
-                    f"{where} must be [node template, requirement] of this "
-                    f"topology, not {mapping!r}",
-                    file=topology.file,
-                )
-            node = topology.nodes[mapping[0]]
-            node_reqs = self.registry.merged(
-                "node_types", node.type, "requirements"
-            )
-            if mapping[1] not in node_reqs:
-                raise InvalidVnfd(
-                    f"{where}: {mapping[0]} has no requirement {mapping[1]}",
-                    file=topology.file,
-                    node=mapping[0],
-                )
-            result[name] = (mapping[0], mapping[1])
-        return result

@@ -14,12 +14,14 @@ from typing import Any
 
 from tacker_ng.objects.vnfd import Artifact
 from tacker_ng.packages.archive import unsafe_path_reason
+from tacker_ng.packages.compat import Compatibility
 from tacker_ng.packages.exceptions import InvalidVnfd
 from tacker_ng.packages.vnfd.groups import (
     GroupOrPolicy,
     GroupPolicyChecker,
     policy_items,
 )
+from tacker_ng.packages.vnfd.interfaces import node_interfaces, type_of
 from tacker_ng.packages.vnfd.loader import DefinitionsFile
 from tacker_ng.packages.vnfd.types import TypeRegistry
 from tacker_ng.packages.vnfd.values import ValueProblem, as_definition
@@ -59,10 +61,16 @@ class Topology:
 class TopologyChecker:
     """Checks topology templates against a :class:`TypeRegistry`."""
 
-    def __init__(self, registry: TypeRegistry, files: set[str]) -> None:
+    def __init__(
+        self,
+        registry: TypeRegistry,
+        files: set[str],
+        compat: Compatibility | None = None,
+    ) -> None:
         self.registry = registry
         self.files = files
-        self.groups = GroupPolicyChecker(registry)
+        self.compat = compat or Compatibility()
+        self.groups = GroupPolicyChecker(registry, self.compat)
 
     def check(self, definitions: DefinitionsFile) -> Topology | None:
         """The checked topology of ``definitions``, or None if it has none."""
@@ -129,7 +137,13 @@ class TopologyChecker:
                 }
                 reg.check_properties(values, optional, "properties")
             else:
-                reg.check_properties(values, definitions, "properties")
+                reg.check_properties(
+                    values,
+                    self.compat.relax_descriptive(
+                        values, definitions, f"{path}, node {name}"
+                    ),
+                    "properties",
+                )
         except ValueProblem as exc:
             raise fail(str(exc)) from None
         properties = {
@@ -146,7 +160,7 @@ class TopologyChecker:
             requirements=self._requirements(path, name, body, raw_nodes),
             capabilities=self._capabilities(path, name, body),
             artifacts=self._artifacts(path, name, body),
-            interfaces=self._interfaces(path, name, body),
+            interfaces=node_interfaces(reg, path, name, body),
         )
 
     def _capabilities(
@@ -164,7 +178,7 @@ class TopologyChecker:
                     file=path,
                     node=name,
                 )
-            cap_type = _type_of(defs[cap])
+            cap_type = type_of(defs[cap])
             if value is not None and not isinstance(value, dict):
                 raise InvalidVnfd(
                     f"capability {cap} is not a mapping", file=path, node=name
@@ -278,7 +292,7 @@ class TopologyChecker:
         if capability:
             caps = reg.merged("node_types", target_type, "capabilities")
             if not any(
-                reg.derives_from("capability_types", _type_of(c), capability)
+                reg.derives_from("capability_types", type_of(c), capability)
                 for c in caps.values()
             ):
                 raise InvalidVnfd(
@@ -339,39 +353,6 @@ class TopologyChecker:
             f"file {ref} is not in the package", file=path, node=name
         )
 
-    def _interfaces(
-        self, path: str, name: str, body: dict
-    ) -> dict[str, dict[str, dict[str, Any]]]:
-        reg = self.registry
-        defs = reg.merged("node_types", body["type"], "interfaces")
-        result: dict[str, dict[str, dict[str, Any]]] = {}
-        raw = _mapping(body.get("interfaces"), path, "interfaces", name)
-        for iface, written in raw.items():
-            if iface not in defs:
-                raise InvalidVnfd(
-                    f"unknown interface {iface} for type {body['type']}",
-                    file=path,
-                    node=name,
-                )
-            known = reg.operations(_type_of(defs[iface]))
-            ops = _mapping(written, path, f"interfaces.{iface}", name)
-            if "operations" in ops:
-                ops = _mapping(ops["operations"], path, "operations", name)
-            result[iface] = {}
-            for op, value in ops.items():
-                if op == "inputs":
-                    continue
-                if op not in known:
-                    raise InvalidVnfd(
-                        f"unknown operation {iface}.{op}", file=path, node=name
-                    )
-                result[iface][op] = _operation(value, iface, op, path, name)
-        return result
-
-
-def _type_of(definition: Any) -> str:
-    return definition if isinstance(definition, str) else definition["type"]
-
 
 def _mapping(
     value: Any, path: str, what: str, node: str | None = None
@@ -381,33 +362,3 @@ def _mapping(
     if not isinstance(value, dict):
         raise InvalidVnfd(f"{what} is not a mapping", file=path, node=node)
     return value
-
-
-def _operation(
-    value: Any, iface: str, op: str, path: str, name: str
-) -> dict[str, Any]:
-    if value is None or value == []:
-        return {"implementation": None, "inputs": {}}
-    if isinstance(value, str):
-        return {"implementation": value, "inputs": {}}
-    if not isinstance(value, dict):
-        raise InvalidVnfd(
-            f"operation {iface}.{op} is not a mapping", file=path, node=name
-        )
-    impl = value.get("implementation")
-    if isinstance(impl, dict):
-        impl = impl.get("primary")
-    if impl is not None and not isinstance(impl, str):
-        raise InvalidVnfd(
-            f"operation {iface}.{op} has an invalid implementation",
-            file=path,
-            node=name,
-        )
-    inputs = value.get("inputs") or {}
-    if not isinstance(inputs, dict):
-        raise InvalidVnfd(
-            f"operation {iface}.{op} inputs is not a mapping",
-            file=path,
-            node=name,
-        )
-    return {"implementation": impl, "inputs": inputs}

@@ -10,7 +10,9 @@ import pytest
 import yaml
 
 from tacker_ng.objects import vnfd as model
+from tacker_ng.packages.compat import STRICT
 from tacker_ng.packages.exceptions import InvalidVnfd
+from tacker_ng.packages.limits import CsarLimits
 from tacker_ng.packages.vnfd.parser import load_vnfd
 
 ENTRY = "Definitions/vnfd.yaml"
@@ -198,8 +200,14 @@ def policy(vnfd, name):
 
 
 def refuse(tmp_path, vnfd=None, extra=None, entry=ENTRY):
+    """Refused at the strict level: today's checks and messages (the
+    tacker level's accepted deviations are tested in test_compat)."""
     with pytest.raises(InvalidVnfd) as info:
-        load_vnfd(write(tmp_path, vnfd, extra), entry)
+        load_vnfd(
+            write(tmp_path, vnfd, extra),
+            entry,
+            limits=CsarLimits(compatibility=STRICT),
+        )
     return info.value
 
 
