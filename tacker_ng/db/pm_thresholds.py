@@ -129,25 +129,29 @@ def checked_many(
     next_at: datetime.datetime,
 ) -> set[str]:
     """Take this round of every threshold of ``threshold_ids`` still due
-    at ``now`` (two statements): move their next evaluation to
-    ``next_at`` and return the ids moved. The UPDATE locks what it moved
-    until the transaction ends, so the SELECT sees exactly those (a
-    collector's ``next_at`` is its own moment)."""
+    at ``now`` (two statements): lock the ones still due, move their
+    next evaluation to ``next_at``; returns their ids. A second
+    collector's lock waits for this transaction and then finds them no
+    longer due. (Locking first, rather than telling the moved rows by
+    their new time, keeps to whole rows: a DATETIME column without
+    fractional seconds would not give ``next_at`` back.)"""
     ids = sorted(set(threshold_ids))
     if not ids:
         return set()
-    session.execute(
-        sa.update(THRESHOLDS)
-        .where(THRESHOLDS.c.id.in_(ids), THRESHOLDS.c.next_check_at <= now)
-        .values(next_check_at=next_at)
-    )
-    return set(
+    taken = set(
         session.execute(
-            sa.select(THRESHOLDS.c.id).where(
-                THRESHOLDS.c.id.in_(ids), THRESHOLDS.c.next_check_at == next_at
-            )
+            sa.select(THRESHOLDS.c.id)
+            .where(THRESHOLDS.c.id.in_(ids), THRESHOLDS.c.next_check_at <= now)
+            .with_for_update()
         ).scalars()
     )
+    if taken:
+        session.execute(
+            sa.update(THRESHOLDS)
+            .where(THRESHOLDS.c.id.in_(sorted(taken)))
+            .values(next_check_at=next_at)
+        )
+    return taken
 
 
 def lock(session: orm.Session, threshold_id: str) -> Mapping[str, Any] | None:

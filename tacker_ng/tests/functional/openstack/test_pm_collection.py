@@ -38,6 +38,8 @@ PM = {"Version": "2.1.0"}
 GIB = 1 << 30
 COLLECT = 5
 REPORT = 10
+#: Longest wait for what takes seconds on an idle machine.
+WAIT = 90
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +121,7 @@ def test_reports_from_exporters_at_the_servers_addresses(
 
     # The observer's target file: each server at its Nova address.
     sd_file = prometheus.sd_dir / "openstack" / f"{vnf_id}.json"
-    procs.wait_for(sd_file.exists, 60, "the VNF's target file")
+    procs.wait_for(sd_file.exists, WAIT, "the VNF's target file")
     groups = json.loads(sd_file.read_text())
     targets = {
         g["labels"]["vnfcId"]: g["targets"][0].rsplit(":", 1)[0]
@@ -144,7 +146,9 @@ def test_reports_from_exporters_at_the_servers_addresses(
             vnfc: 100 * (1 - (2 + n) / 8)
             for n, vnfc in enumerate(sorted(exporters))
         }
-        prometheus.wait_targets(4, job="openstack", vnfInstanceId=vnf_id)
+        prometheus.wait_targets(
+            4, timeout=WAIT, job="openstack", vnfInstanceId=vnf_id
+        )
         memory = (
             "100 * (1 - avg_over_time(node_memory_MemAvailable_bytes"
             f'{{vnfInstanceId="{vnf_id}"}}[{COLLECT}s]) / '
@@ -164,7 +168,7 @@ def test_reports_from_exporters_at_the_servers_addresses(
                 and all(abs(v - 25) < 1 for v in busy)
             )
 
-        procs.wait_for(settled, 30, "a collection period of the set values")
+        procs.wait_for(settled, WAIT, "a collection period of the set values")
         job = client.post(
             "/vnfpm/v2/pm_jobs",
             {
@@ -193,7 +197,7 @@ def test_reports_from_exporters_at_the_servers_addresses(
                 if n.get("pmJobId") == job_id
             ]
 
-        (note,) = procs.wait_for(ready, REPORT + 30, "the report")
+        (note,) = procs.wait_for(ready, REPORT + WAIT, "the report")
         href = note["_links"]["performanceReport"]["href"]
         report = client.get(
             href.split(dep.url, 1)[1], headers=PM, validate=False
@@ -222,4 +226,4 @@ def test_reports_from_exporters_at_the_servers_addresses(
         timeout=TIMEOUT,
     )
     assert occ["operationState"] == "COMPLETED", occ.get("error")
-    procs.wait_for(lambda: not sd_file.exists(), 30, "the target removed")
+    procs.wait_for(lambda: not sd_file.exists(), WAIT, "the target removed")
