@@ -20,7 +20,14 @@ from oslo_middleware import (
     sizelimit,
 )
 
-from tacker_ng.api import hooks, metrics, openapi, pecan_patches, rendering
+from tacker_ng.api import (
+    hooks,
+    metrics,
+    openapi,
+    pecan_patches,
+    rendering,
+    sql_counter,
+)
 from tacker_ng.api.controllers import root
 from tacker_ng.api.controllers.vnfpkgm import content as vnfpkgm_content
 from tacker_ng.api.middleware import auth, dispatch, problem, sanity
@@ -129,6 +136,7 @@ def build_wsgi_app(conf: cfg.ConfigOpts = cfg.CONF):
     app = problem.ProblemDetailsMiddleware(app)
     if conf.sandbox.enabled:
         app = _sandbox_header(app)
+    app = sql_counter.wrap(app)  # only with TACKER_NG_COUNT_SQL=1
     # Outermost: counts every answer as the client gets it.
     return metrics.wrap(app, conf)
 

@@ -18,17 +18,27 @@ def _default(value):
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def dumps(body) -> str:
-    """Serialize an API body; datetimes become RFC 3339 UTC strings."""
+def dumps_bytes(body) -> bytes:
+    """Serialize an API body to the bytes sent (UTF-8); datetimes become
+    RFC 3339 UTC strings. Controllers that answer bytes themselves (to
+    tag them, see :mod:`tacker_ng.api.etags`) skip a decode and the
+    renderer's encode."""
     try:
         return orjson.dumps(
             body,
             default=_default,
             option=orjson.OPT_PASSTHROUGH_DATETIME,
-        ).decode()
+        )
     except TypeError:
         # e.g. integers beyond 64 bits, which orjson refuses.
-        return json.dumps(body, default=_default, separators=(",", ":"))
+        return json.dumps(
+            body, default=_default, separators=(",", ":"), allow_nan=False
+        ).encode()
+
+
+def dumps(body) -> str:
+    """Serialize an API body; datetimes become RFC 3339 UTC strings."""
+    return dumps_bytes(body).decode()
 
 
 class JsonRenderer:

@@ -68,7 +68,7 @@ class SubscriptionTable:
 
     def get(
         self,
-        session: orm.Session,
+        session: orm.Session | sa.Connection,
         subscription_id: str,
         project_id: str | None,
     ) -> Mapping[str, Any]:

@@ -45,7 +45,9 @@ def _visible(table: sa.Table, project_id: str | None):
 
 
 def get_instance(
-    session: orm.Session, instance_id: str, project_id: str | None = None
+    session: orm.Session | sa.Connection,
+    instance_id: str,
+    project_id: str | None = None,
 ) -> Mapping[str, Any]:
     row = (
         session.execute(
@@ -63,7 +65,9 @@ def get_instance(
 
 
 def get_op_occ(
-    session: orm.Session, op_occ_id: str, project_id: str | None = None
+    session: orm.Session | sa.Connection,
+    op_occ_id: str,
+    project_id: str | None = None,
 ) -> Mapping[str, Any]:
     row = (
         session.execute(

@@ -31,13 +31,17 @@ def run(
     concurrency: int = 8,
     duration: float = 10.0,
     threads: int = 1,
+    lua: str = "",
 ) -> dict:
-    """Figures of a wrk run: req/s, latency percentiles, non-2xx count."""
+    """Figures of a wrk run: req/s, latency percentiles, non-2xx count.
+    ``lua`` is appended to the generated script (e.g. a ``request``
+    function that varies the path)."""
     script = f"wrk.method = {json.dumps(method)}\n"
     if body is not None:
         script += f"wrk.body = {json.dumps(body.decode())}\n"
     for name, value in (headers or {}).items():
         script += f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}\n"
+    script += lua
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
@@ -58,7 +62,9 @@ def run(
         ).stdout
     finally:
         os.unlink(f.name)
-    latency = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", out, re.M))
+    latency = dict(
+        re.findall(r"^\s+(50|75|90|99)%\s+(\S+)\s*$", out, re.M)
+    )
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)$", out, re.M)
     return {

@@ -14,15 +14,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pecan
+import webob
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from tacker_ng import crypto, exceptions
+from tacker_ng.api import etags, routing, validation
 from tacker_ng.api import listing as api_listing
-from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import common, listing
 from tacker_ng.db import api as db_api
 from tacker_ng.db import notifications as outbox
+from tacker_ng.db import reads
 from tacker_ng.db import subscriptions as subscriptions_db
 from tacker_ng.nfvo import callback
 
@@ -97,18 +99,21 @@ class SubscriptionController:
 
     def _row(self, rule: str):
         ctx = common.context()
-        with db_api.reader(ctx) as session:
-            row = self.kind.store.get(
-                session, self.subscription_id, common.scope(ctx)
-            )
+        row = reads.run(
+            lambda conn: self.kind.store.get(
+                conn, self.subscription_id, common.scope(ctx)
+            ),
+            ctx,
+        )
         common.authorize(f"{self.kind.policy}:{rule}", row["project_id"])
         return row
 
     @routing.resource()
-    def index(self) -> dict:
-        return self.kind.render(
+    def index(self) -> webob.Response:
+        body = self.kind.render(
             common.base_url(), self._row("subscription_show")
         )
+        return etags.json_response(pecan.request, pecan.response, body)
 
     @index.when(method="DELETE", template="json")
     def delete(self):
@@ -128,7 +133,7 @@ class SubscriptionsController:
         self.kind = kind
 
     @routing.resource()
-    def index(self) -> list:
+    def index(self) -> webob.Response:
         ctx = common.context()
         common.authorize(f"{self.kind.policy}:subscription_index")
         base = common.base_url()

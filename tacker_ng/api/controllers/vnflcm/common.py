@@ -5,8 +5,7 @@ import webob
 from oslo_config import cfg
 
 from tacker_ng import policies
-from tacker_ng.db import api as db_api
-from tacker_ng.db import vnf_lcm
+from tacker_ng.db import reads, vnf_lcm
 
 ADMIN_ROLE = "admin"
 
@@ -57,9 +56,13 @@ def created(location: str, body: dict) -> dict:
 
 
 def authorized_instance(instance_id: str, rule: str):
-    """The caller's VNF instance row (404 if not visible), after policy."""
+    """The caller's VNF instance row (404 if not visible), after policy.
+
+    Read on the autocommit read path: a check before an operation starts
+    decides nothing (the operation's conditional UPDATE does)."""
     ctx = context()
-    with db_api.reader(ctx) as session:
-        row = vnf_lcm.get_instance(session, instance_id, scope(ctx))
+    row = reads.run(
+        lambda conn: vnf_lcm.get_instance(conn, instance_id, scope(ctx)), ctx
+    )
     authorize(rule, row["project_id"])
     return row

@@ -1,15 +1,16 @@
 """``/vnflcm/v2/vnf_lcm_op_occs`` and their tasks (SOL003 5.4.12-17)."""
 
 import pecan
+import webob
 
 from tacker_ng import exceptions
+from tacker_ng.api import etags, routing, validation
 from tacker_ng.api import listing as api_listing
-from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import common, lcm_start, listing
 from tacker_ng.api.schemas import vnflcm as schemas
 from tacker_ng.conductor import rpcapi
 from tacker_ng.db import api as db_api
-from tacker_ng.db import vnf_lcm
+from tacker_ng.db import reads, vnf_lcm
 from tacker_ng.lcm import transitions as state
 from tacker_ng.objects import lcm, state_machine, views
 
@@ -27,8 +28,10 @@ def _not_in(task: str, occ) -> exceptions.Conflict:
 
 def _load(op_occ_id: str, rule: str):
     ctx = common.context()
-    with db_api.reader(ctx) as session:
-        occ = vnf_lcm.get_op_occ(session, op_occ_id, common.scope(ctx))
+    occ = reads.run(
+        lambda conn: vnf_lcm.get_op_occ(conn, op_occ_id, common.scope(ctx)),
+        ctx,
+    )
     common.authorize(f"{P}:{rule}", occ["project_id"])
     return ctx, occ
 
@@ -127,14 +130,16 @@ class OpOccController:
             setattr(self, task, _OpOccTask(op_occ_id, task))
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self) -> webob.Response:
         _, occ = _load(self.op_occ_id, "op_occ_show")
-        return views.op_occ(common.base_url(), occ)
+        return etags.json_response(
+            pecan.request, pecan.response, views.op_occ(common.base_url(), occ)
+        )
 
 
 class OpOccsController:
     @routing.resource()
-    def index(self) -> list:
+    def index(self) -> webob.Response:
         ctx = common.context()
         common.authorize(f"{P}:op_occ_index")
         base = common.base_url()

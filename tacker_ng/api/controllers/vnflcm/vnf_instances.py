@@ -1,10 +1,11 @@
 """VNF instances: ``/vnflcm/v2/vnf_instances[/{id}]`` (SOL003 5.4.2-3)."""
 
 import pecan
+import webob
 
 from tacker_ng import crypto, exceptions
+from tacker_ng.api import etags, routing, validation
 from tacker_ng.api import listing as api_listing
-from tacker_ng.api import routing, validation
 from tacker_ng.api.controllers.vnflcm import (
     common,
     lcm_start,
@@ -45,10 +46,14 @@ class VnfInstanceController(tasks.TaskResources):
         super().__init__(instance_id)
 
     @routing.resource()
-    def index(self) -> dict:
+    def index(self) -> webob.Response:
         row = common.authorized_instance(self.instance_id, f"{P}:show")
-        pecan.response.headers["ETag"] = _etag(row)
-        return views.vnf_instance(common.base_url(), row)
+        return etags.json_response(
+            pecan.request,
+            pecan.response,
+            views.vnf_instance(common.base_url(), row),
+            _etag(row),
+        )
 
     @index.when(method="PATCH", template="json")
     def patch(self) -> str:
@@ -95,7 +100,7 @@ class VnfInstancesController:
     """The collection: list and create."""
 
     @routing.resource()
-    def index(self) -> dict | list:
+    def index(self) -> webob.Response:
         ctx = common.context()
         common.authorize(f"{P}:index")
         base = common.base_url()
