@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import requests
 
@@ -52,6 +52,8 @@ class Process:
         self.env = env
         self.log_path = log_path
         self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        #: The signal stop() was already sent (by :func:`stop_all`).
+        self._signalled: int | None = None
         self.popen = subprocess.Popen(
             argv,
             stdout=self._log,
@@ -81,11 +83,18 @@ class Process:
                 f"{self.name} exited with {code}:\n{self.log_tail()}"
             )
 
+    def send_signal(self, sig: int = signal.SIGTERM) -> None:
+        """Send ``sig`` to the process group without waiting (once: a
+        stop() with the same signal then only waits)."""
+        if self.popen.poll() is None and self._signalled != sig:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, sig)
+            self._signalled = sig
+
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
         """Signal the process group; kill it if it does not exit in time."""
         if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.popen.pid, sig)
+            self.send_signal(sig)
             try:
                 self.popen.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -148,8 +157,20 @@ def processes() -> Iterator[list[Process]]:
     try:
         yield started
     finally:
-        for proc in reversed(started):
-            proc.stop()
+        stop_all(reversed(started))
+
+
+def stop_all(processes: Iterable[Process]) -> None:
+    """Stop ``processes`` side by side: signal every one, then wait for
+    each. A conductor's graceful stop takes seconds of waiting (its RPC
+    server and threads), tacker-ng-api's a few more; one after the other
+    a deployment's teardown took their sum (19-24 s on a loaded 2-core
+    machine)."""
+    processes = list(processes)
+    for proc in processes:
+        proc.send_signal()
+    for proc in processes:
+        proc.stop()
 
 
 def port_is_listening(port: int) -> bool:
