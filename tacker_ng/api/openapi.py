@@ -145,6 +145,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         },
         operationalState={"enum": ["ENABLED", "DISABLED"]},
         usageState={"enum": ["IN_USE", "NOT_IN_USE"]},
+        # tacker-ng extension: deviations accepted at onboarding.
+        onboardingWarnings={"type": "array", "items": {"type": "string"}},
         _links=OBJECT,
     ),
     "Lease": _obj(

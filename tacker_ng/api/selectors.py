@@ -74,7 +74,7 @@ VNF_LCM_OP_OCC = _spec(
 )
 _PKG_DEFAULT = (
     "softwareImages additionalArtifacts userDefinedData checksum "
-    "onboardingFailureDetails"
+    "onboardingFailureDetails onboardingWarnings"
 )
 VNF_PKG_INFO = _spec(
     "VnfPkgInfo",

@@ -492,6 +492,7 @@ VNF_PKG_INFO = FieldMap(
         "additionalArtifacts": "additional_artifacts",
         "userDefinedData": "user_defined_data",
         "onboardingFailureDetails": "onboarding_failure_details",
+        "onboardingWarnings": "onboarding_warnings",
     },
     leaves={
         "checksum": "algorithm hash",
@@ -505,6 +506,7 @@ VNF_PKG_INFO = FieldMap(
         "additionalArtifacts[]/checksum": "algorithm hash",
         "userDefinedData": "@key **:any",
         "onboardingFailureDetails": "type title status:number detail instance",
+        "onboardingWarnings[]": ".",
     },
 )
 

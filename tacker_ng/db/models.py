@@ -73,6 +73,8 @@ class VnfPackage(Base):
     software_images: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     additional_artifacts: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     onboarding_failure_details: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
+    #: Deviations accepted at onboarding (VnfPkgInfo onboardingWarnings).
+    onboarding_warnings: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     user_defined_data: orm.Mapped[Json] = orm.mapped_column(JSONDoc)
     package_size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
     project_id: orm.Mapped[str | None] = orm.mapped_column(

@@ -124,3 +124,45 @@ class OnboardPackage(command.ShowOne):
     def run(self, parsed_args: argparse.Namespace) -> int:
         result = super().run(parsed_args)
         return 1 if self.failed else result
+
+
+SHOW_COLUMNS = (
+    ("ID", "id"),
+    ("VNFD ID", "vnfdId"),
+    ("VNF Provider", "vnfProvider"),
+    ("VNF Product Name", "vnfProductName"),
+    ("VNF Software Version", "vnfSoftwareVersion"),
+    ("VNFD Version", "vnfdVersion"),
+    ("Onboarding State", "onboardingState"),
+    ("Operational State", "operationalState"),
+    ("Usage State", "usageState"),
+    ("Onboarding Warnings", "onboardingWarnings"),
+    ("Onboarding Failure Details", "onboardingFailureDetails"),
+    ("User Defined Data", "userDefinedData"),
+)
+
+
+class ShowPackage(command.ShowOne):
+    """Show a VNF package, with the deviations it onboarded with
+    (onboardingWarnings, one per line), which python-tackerclient's
+    ``vnf package show`` cannot print (it knows SOL005's fields only)."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument("vnf_package", metavar="<vnf-package>")
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace):
+        pkg = self.app.client_manager.tacker_ng.package(
+            parsed_args.vnf_package
+        )
+        names, values = [], []
+        for title, key in SHOW_COLUMNS:
+            if key not in pkg:
+                continue
+            value = pkg[key]
+            if key == "onboardingWarnings":
+                value = "\n".join(value)
+            names.append(title)
+            values.append(value)
+        return tuple(names), tuple(values)

@@ -118,6 +118,14 @@ def _fetch(package_id: str, vnfd_id: str, conf: cfg.ConfigOpts) -> dict:
     except BaseException:
         store.discard(package_id)
         raise
+    if contents.warnings:
+        LOG.warning(
+            "VNF package %s (vnfdId %s) from the NFVO: deviations accepted "
+            "at [vnf_package] compatibility = tacker: %s",
+            package_id,
+            vnfd_id,
+            "; ".join(contents.warnings),
+        )
     return {
         **pkginfo.describe(contents),
         "package_size": size,

@@ -259,6 +259,15 @@ def _process(context, package_id: str) -> None:
         LOG.warning("VNF package %s left PROCESSING meanwhile", package_id)
         return
     LOG.info("VNF package %s ONBOARDED", package_id)
+    if values.get("onboarding_warnings"):
+        # Logged once, here; the package keeps them (onboardingWarnings).
+        LOG.warning(
+            "VNF package %s onboarded with %d deviation(s) accepted at "
+            "[vnf_package] compatibility = tacker: %s",
+            package_id,
+            len(values["onboarding_warnings"]),
+            "; ".join(values["onboarding_warnings"]),
+        )
 
 
 def _duplicate(vnfd_id: str) -> dict[str, Any]:

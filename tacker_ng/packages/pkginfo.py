@@ -139,4 +139,6 @@ def describe(contents: CsarContents) -> dict[str, Any]:
         "vnfd_version": vnfd.descriptor_version,
         "software_images": software_images(contents),
         "additional_artifacts": additional_artifacts(contents),
+        # None rather than []: a strict onboarding has no attribute to show.
+        "onboarding_warnings": list(contents.warnings) or None,
     }

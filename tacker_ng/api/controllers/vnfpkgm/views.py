@@ -59,5 +59,9 @@ def vnf_pkg_info(base: str, row: Mapping[str, Any]) -> dict[str, Any]:
     failure = row.get("onboarding_failure_details")
     if failure is not None:
         body["onboardingFailureDetails"] = failure
+    # Extension (not in SOL005): deviations accepted at onboarding.
+    warnings = row.get("onboarding_warnings")
+    if warnings:
+        body["onboardingWarnings"] = warnings
     body["_links"] = links(base, row)
     return body
