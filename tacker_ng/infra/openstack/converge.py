@@ -24,6 +24,7 @@ from tacker_ng.infra.openstack import (
     info,
     nova,
     restack,
+    tacker_params,
     vnfcs,
 )
 from tacker_ng.objects.vnfd import DeploymentFlavour
@@ -61,7 +62,13 @@ def apply(
 ) -> str:
     """Create or update the stack to ``plan.after``; those VNFCs get the
     zones and servers they ended on. Returns the stack id."""
+    tacker_params.check_request_user_data(task)
     top, files = hot.load(task.package_root, flavour)
+    top = tacker_params.order_subnets(
+        tacker_params.apply_managed_vls(
+            top, tacker_params.managed_networks(task)
+        )
+    )
     networks = info.cp_networks(task)
     progress = task.progress
     if stack.id:
@@ -85,8 +92,9 @@ def apply(
         template, stack_files = host_keys.inject(
             template, stack_files, plan.after, stack.managed, stack.keys
         )
+        nfv = hot.nfv_parameter(flavour, plan.after, networks, template)
         params = {
-            "nfv": hot.nfv_parameter(flavour, plan.after, networks, template)
+            "nfv": tacker_params.complete_nfv(nfv, task, flavour, template)
         }
         record = {
             "action": "UPDATE" if state["stack_id"] else "CREATE",

@@ -8,6 +8,7 @@ resource name); ``zoneId`` is the VIM zone the server really runs in.
 from typing import Any
 
 from tacker_ng.infra import base
+from tacker_ng.infra.openstack import tacker_params
 from tacker_ng.infra.openstack.heat import VOLUME_TYPE
 from tacker_ng.infra.openstack.vnfcs import SERVER_TYPE, Plan, Vnfc
 from tacker_ng.objects import lcm
@@ -209,4 +210,7 @@ def instantiated_vnf_info(
     links = _ext_links(task, vim_id)
     if links:
         info["extVirtualLinkInfo"] = links
+    managed = tacker_params.managed_vl_info(task, vim_id)
+    if managed:
+        info["extManagedVirtualLinkInfo"] = managed
     return info
