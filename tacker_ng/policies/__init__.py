@@ -5,6 +5,7 @@
 """
 
 import itertools
+import threading
 import time
 
 from oslo_config import cfg
@@ -41,6 +42,8 @@ _MODULES = (
 )
 
 _ENFORCER: policy.Enforcer | None = None
+#: Serialises building the enforcer (see :func:`get_enforcer`).
+_ENFORCER_LOCK = threading.Lock()
 
 #: Seconds between two looks at policy.yaml for changes.
 _RELOAD_CHECK_INTERVAL = 2.0
@@ -117,10 +120,19 @@ def list_rules() -> list:
 def get_enforcer() -> policy.Enforcer:
     """The process-wide enforcer (entry point for oslopolicy tools)."""
     global _ENFORCER  # noqa: PLW0603
-    if _ENFORCER is None:
-        _ENFORCER = Enforcer(cfg.CONF)
-        _ENFORCER.register_defaults(list_rules())
-    return _ENFORCER
+    enforcer = _ENFORCER
+    if enforcer is not None:
+        return enforcer
+    # Built whole before it is shared: a request thread that found the
+    # enforcer published before its defaults were registered was refused
+    # (403) any rule, about once per first burst of concurrent requests
+    # on a fresh API worker (issue #32's LCM throughput benchmark).
+    with _ENFORCER_LOCK:
+        if _ENFORCER is None:
+            enforcer = Enforcer(cfg.CONF)
+            enforcer.register_defaults(list_rules())
+            _ENFORCER = enforcer
+        return _ENFORCER
 
 
 def reset() -> None:
