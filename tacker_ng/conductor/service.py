@@ -17,7 +17,7 @@ from oslo_log import log as logging
 
 from tacker_ng import coordination, periodic, rpc
 from tacker_ng.conductor import manager as conductor_manager
-from tacker_ng.conductor import rpcapi, vim_status
+from tacker_ng.conductor import rpcapi, vim_status, warmup
 from tacker_ng.conductor.flows import jobs
 from tacker_ng.conductor.operations import redispatch, resume, runner
 from tacker_ng.convergence import service as convergence_service
@@ -140,7 +140,9 @@ class ConductorService:
                 delay = min(delay * 2, REGISTER_BACKOFF_CAP)
 
     def start(self) -> None:
-        """Start serving RPC, then register as alive, then heartbeat."""
+        """Start serving RPC, then register as alive, then heartbeat;
+        warm up (drivers, database connections) on the side."""
+        warmup.start(self.conf)
         target = messaging.Target(
             topic=self.conf.conductor.topic,
             server=self.host,
