@@ -347,9 +347,12 @@ def fits(
     window: Window,
     *,
     pad: datetime.timedelta = datetime.timedelta(0),
+    usage: Mapping[int, Usage] | None = None,
 ) -> bool:
-    """Re-check a plan against fresh bookings (taken under the lock)."""
-    state = _State(hosts, bookings, window, pad)
+    """Re-check a plan against fresh bookings (taken under the lock), or
+    against the hosts' fresh peaks ``usage`` when known (as :func:`plan`).
+    """
+    state = _State(hosts, bookings, window, pad, usage)
     for req in requests:
         for host_id, instances in chosen.get(req.key, {}).items():
             host = state.hosts.get(host_id)
@@ -357,11 +360,11 @@ def fits(
                 return False
             if req.host_filter is not None and not req.host_filter(host):
                 return False
-            usage = state.usage[host_id]
+            now = state.usage[host_id]
             if isinstance(req, HostRequest):
-                if usage.busy:
+                if now.busy:
                     return False
-            elif free_slots(host, usage, req) < instances:
+            elif free_slots(host, now, req) < instances:
                 return False
             state.add(host_id, instances, req)
     return True

@@ -8,8 +8,9 @@ number of hosts and reservations:
    host's peak usage in the window (1 grouped SELECT, see
    :func:`load_usage`); the pure planner chooses hosts;
 2. write transaction: lock the chosen hosts' rows (``SELECT ... ORDER BY
-   id FOR UPDATE``), read the ledger rows of those hosts again (1 SELECT),
-   re-check the plan, then write (a few multi-row INSERTs).
+   id FOR UPDATE``), read those hosts' peaks again (1 grouped SELECT;
+   their ledger rows when a cleaning time pads them), re-check the plan,
+   then write (a few multi-row INSERTs).
 
 Every writer of ledger rows takes the locks of the hosts it writes
 against first, so the re-check under the lock sees every committed
@@ -34,39 +35,16 @@ from sqlalchemy import orm
 
 from tacker_ng.db import api as db_api
 from tacker_ng.db import models_reservation as models
-from tacker_ng.db.types import UTCDateTime
 from tacker_ng.reservation import allocation
+from tacker_ng.reservation.admission import statements
 
 LOG = logging.getLogger(__name__)
 
 H = models.ComputeHost
 A = models.HostAllocation
 
-#: Host columns the planner and the property queries read.
-HOST_COLUMNS = (
-    H.id,
-    H.hypervisor_hostname,
-    H.service_name,
-    H.availability_zone,
-    H.hypervisor_type,
-    H.hypervisor_version,
-    H.vcpus,
-    H.memory_mb,
-    H.local_gb,
-    H.reservable,
-    H.extra_capabilities,
-)
-BOOKING_COLUMNS = (
-    A.host_id,
-    A.start_date,
-    A.end_date,
-    A.instances,
-    A.vcpus,
-    A.memory_mb,
-    A.disk_gb,
-    A.exclusive,
-    A.reservation_id,
-)
+HOST_COLUMNS = statements.HOST_COLUMNS
+BOOKING_COLUMNS = statements.BOOKING_COLUMNS
 
 #: Writes the lease's rows inside the locked transaction.
 Writer = Callable[[orm.Session, allocation.Plan], None]
@@ -118,16 +96,7 @@ _HOSTS = _HostCache()
 
 def load_hosts(session: orm.Session) -> list[allocation.Host]:
     """Every registered host (one SELECT, two when the table changed)."""
-    key = tuple(
-        session.execute(
-            sa.select(
-                sa.func.count(H.id),
-                sa.func.max(H.id),
-                sa.func.max(H.updated_at),
-                sa.func.sum(sa.case((H.reservable, 1), else_=0)),
-            )
-        ).one()
-    )
+    key = tuple(session.execute(statements.fingerprint_statement()).one())
     with _HOSTS.lock:
         if key == _HOSTS.key:
             return _HOSTS.hosts
@@ -142,6 +111,7 @@ def load_usage(
     session: orm.Session,
     window: allocation.Window,
     exclude: Collection[str] = (),
+    host_ids: Collection[int] | None = None,
 ) -> dict[int, allocation.Usage]:
     """Per-host peak usage in the window, computed by the database.
 
@@ -150,47 +120,17 @@ def load_usage(
     start points: one grouped self-join returning a row per busy host
     instead of every ledger row. Agrees with :func:`allocation.peak_usage`
     (tested); used when there is no cleaning time to pad with.
+    ``host_ids`` limits it to those hosts (the re-check under the lock).
     """
-    start = sa.bindparam("ws", window.start, type_=UTCDateTime)
-    query = sa.select(*BOOKING_COLUMNS).where(
-        A.start_date < sa.bindparam("we", window.end, type_=UTCDateTime),
-        A.end_date > start,
-    )
+    params: dict[str, object] = {"ws": window.start, "we": window.end}
     if exclude:
-        query = query.where(A.reservation_id.not_in(list(exclude)))
-    w = query.cte("w")
-    w2 = w.alias("w2")
-    point = sa.case((w.c.start_date > start, w.c.start_date), else_=start)
-    points = (
-        sa.select(w.c.host_id, point.label("p")).distinct().subquery("pts")
-    )
-    per_point = (
-        sa.select(
-            points.c.host_id,
-            sa.func.sum(w2.c.instances * w2.c.vcpus).label("v"),
-            sa.func.sum(w2.c.instances * w2.c.memory_mb).label("m"),
-            sa.func.sum(w2.c.instances * w2.c.disk_gb).label("d"),
-            sa.func.max(sa.case((w2.c.exclusive, 1), else_=0)).label("x"),
-        )
-        .join(
-            w2,
-            sa.and_(
-                w2.c.host_id == points.c.host_id,
-                w2.c.start_date <= points.c.p,
-                points.c.p < w2.c.end_date,
-            ),
-        )
-        .group_by(points.c.host_id, points.c.p)
-        .subquery("per_point")
-    )
+        params["exclude"] = list(exclude)
+    if host_ids is not None:
+        if not host_ids:
+            return {}
+        params["host_ids"] = sorted(host_ids)
     rows = session.execute(
-        sa.select(
-            per_point.c.host_id,
-            sa.func.max(per_point.c.v),
-            sa.func.max(per_point.c.m),
-            sa.func.max(per_point.c.d),
-            sa.func.max(per_point.c.x),
-        ).group_by(per_point.c.host_id)
+        statements.usage_statement(bool(exclude), host_ids is not None), params
     ).all()
     return {
         host_id: allocation.Usage(
@@ -208,22 +148,24 @@ def lock_hosts(
     SQLite has no row locks: an UPDATE takes its database write lock
     first, which serialises writers just the same.
     """
-    where = [] if host_ids is None else [H.id.in_(sorted(host_ids))]
     if session.bind.dialect.name == "sqlite":
+        where = [] if host_ids is None else [H.id.in_(sorted(host_ids))]
         session.execute(
             sa.update(H)
             .where(*where)
             .values(reservable=H.reservable, updated_at=H.updated_at)
         )
         query = sa.select(*HOST_COLUMNS).where(*where).order_by(H.id)
+        rows = session.execute(query).all()
+    elif host_ids is None:
+        rows = session.execute(statements.lock_statement(False)).all()
+    elif not host_ids:
+        return []
     else:
-        query = (
-            sa.select(*HOST_COLUMNS)
-            .where(*where)
-            .order_by(H.id)
-            .with_for_update()
-        )
-    return [to_host(r) for r in session.execute(query).all()]
+        rows = session.execute(
+            statements.lock_statement(True), {"ids": sorted(host_ids)}
+        ).all()
+    return [to_host(r) for r in rows]
 
 
 def load_bookings(
@@ -302,7 +244,15 @@ class _Admission:
         for attempt in db_api.retrying():
             with attempt, db_api.writer() as session:
                 locked = lock_hosts(session, ids | self.extra)
-                fresh = load_bookings(session, self.window, self.exclude, ids)
+                if self.margin:
+                    fresh = load_bookings(
+                        session, self.window, self.exclude, ids
+                    )
+                    usage = None
+                else:
+                    # The peaks of the chosen hosts, not their rows.
+                    fresh = []
+                    usage = load_usage(session, self.window, self.exclude, ids)
                 if not allocation.fits(
                     chosen,
                     self.requests,
@@ -310,6 +260,7 @@ class _Admission:
                     fresh,
                     self.window,
                     pad=self.margin,
+                    usage=usage,
                 ):
                     return None
                 self.write(session, chosen)

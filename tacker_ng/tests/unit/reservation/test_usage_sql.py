@@ -54,12 +54,20 @@ def test_sql_peaks_match_the_sweep(db, ctx):
                 )  # fmt: skip
         start = rng.randint(-2, 8)
         window = allocation.Window(_t(start), _t(start + rng.randint(1, 6)))
+        chosen = set(rng.sample(range(1, 5), rng.randint(0, 4)))
         with db_api.reader() as session:
             got = ledger.load_usage(session, window)
+            # The re-check under the lock reads only the chosen hosts.
+            some = ledger.load_usage(session, window, host_ids=chosen)
+            # An update leaves its own reservation's rows out.
+            mine = ledger.load_usage(session, window, exclude=[rid])
         for host in range(1, 5):
             want = allocation.peak_usage(
                 [b for b in bookings if b.host_id == host], window
             )
             have = got.get(host, allocation.Usage())
             assert have == want, (host, window, bookings)
+            expected = want if host in chosen else allocation.Usage()
+            assert some.get(host, allocation.Usage()) == expected
+        assert mine == {}
     assert uuid.UUID(rid)
