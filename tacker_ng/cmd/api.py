@@ -1,5 +1,6 @@
 """tacker-ng-api: the REST API under gunicorn (pre-fork, threaded workers)."""
 
+import gc
 import ssl
 import sys
 
@@ -65,7 +66,14 @@ class ApiServer(gunicorn_base.BaseApplication):
         return context
 
     def load(self):
-        return api_app.build_wsgi_app(self.conf)
+        app = api_app.build_wsgi_app(self.conf)
+        # Everything loaded so far (modules, the app, SQLAlchemy's
+        # statement caches) lives as long as the worker: out of the
+        # collector's sight, a full collection no longer walks ~165,000
+        # objects (~150 ms) each time a page's allocations trigger one.
+        gc.collect()
+        gc.freeze()
+        return app
 
     def _when_ready(self, server) -> None:
         """gunicorn's hook, in the master: the unauthenticated metrics

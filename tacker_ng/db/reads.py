@@ -82,12 +82,22 @@ def _target(url: sa.URL, **engine_args: Any) -> tuple[sa.Engine, sa.Engine]:
 
 
 def _build(writer: sa.Engine) -> sa.Engine:
+    """The read engine of ``writer``'s database.
+
+    Its pool keeps every connection it opened, up to the writer's limit
+    (``max_pool_size + max_overflow``) instead of closing those beyond
+    ``max_pool_size`` when they come back: an API worker's 8 threads
+    reading at once would otherwise connect (TLS context, session set-up)
+    and disconnect three connections over and over. It holds no more
+    connections than reads ever ran at once.
+    """
     pool = writer.pool
     sizes: dict[str, Any] = {}
     if isinstance(pool, sa.pool.QueuePool):
+        overflow = pool._max_overflow
         sizes = {
-            "max_pool_size": pool.size(),
-            "max_overflow": pool._max_overflow,
+            "max_pool_size": pool.size() + max(overflow, 0),
+            "max_overflow": 0 if overflow >= 0 else overflow,
             "pool_timeout": pool._timeout,
         }
     return engines.create_engine(
