@@ -20,6 +20,12 @@ operation request:
   the VIM as provided by the VNF (what the k8s cluster MgmtDriver does);
 * ``withdraw_vim``: ``{hook name: vimId}``: that hook withdraws it.
 
+The VIM's ``extra.call_wait`` (seconds, default 0) makes every VIM call
+of the driver (each operation's and rollback's call, ``list_zones``)
+block that long without touching the database, as a real VIM's HTTP
+round trip does: what the LCM throughput benchmark measures conductors
+against (I/O waits, not CPU).
+
 Before sleeping, the place is appended to ``progress["sleeping"]`` (what
 a test waits for before it kills the conductor); ``progress["driver_runs"]``
 counts the driver step's starts. The MgmtDriver appends a
@@ -96,6 +102,18 @@ def _work(task: base.LcmTask, where: str, default: bool = True) -> None:
     while time.monotonic() < deadline:
         task.check_cancel()
         time.sleep(0.05)
+
+
+def call_wait(vim: dict[str, Any] | None) -> None:
+    """Block for the VIM's ``extra.call_wait`` seconds (an I/O wait)."""
+    seconds = float(((vim or {}).get("extra") or {}).get("call_wait", 0))
+    if seconds > 0:
+        time.sleep(seconds)
+
+
+def _vim_of(task: base.LcmTask) -> dict[str, Any] | None:
+    vims = task.instance.get("vimConnectionInfo") or {}
+    return next(iter(vims.values()), None)
 
 
 def _zone_of(task: base.LcmTask, definition_id: str) -> str | None:
@@ -180,6 +198,7 @@ class FakeInfraDriver(base.InfraDriver):
     def _run(self, task: base.LcmTask) -> None:
         task.progress["driver_runs"] = task.progress.get("driver_runs", 0) + 1
         task.save_progress()
+        call_wait(_vim_of(task))
         _work(task, str(task.operation))
         maybe_fail(task, str(task.operation))
 
@@ -319,6 +338,7 @@ class FakeInfraDriver(base.InfraDriver):
         """Nothing to delete (the images are only ids)."""
 
     def rollback(self, task):
+        call_wait(_vim_of(task))
         _work(task, "rollback")
         maybe_fail(task, "rollback")
         task.progress["rolled_back"] = True
@@ -326,6 +346,7 @@ class FakeInfraDriver(base.InfraDriver):
         return base.LcmResult()
 
     def list_zones(self, vim):
+        call_wait(vim)
         return list((vim.get("extra") or {}).get("zones") or ["zone-a"])
 
 
