@@ -4,11 +4,19 @@ One cycle costs ``ceil(servers / page_size)`` paged ``servers/detail``
 calls (``all_tenants`` when the VIM user may, its own project otherwise)
 plus one ``os-services`` call for the compute hosts' state, whatever the
 number of VNFs on the VIM: never one call per server.
+
+The server pages are fetched through novaclient's session (its endpoint,
+authentication and microversion) but parsed with orjson into plain
+dicts: novaclient's JSON decoding and its ``Server`` objects were 40 %
+of an observation cycle of 30,000 VNFCs (issue #32, py-spy).
 """
 
 import dataclasses
+import urllib.parse
 from typing import Any
 
+import orjson
+from keystoneauth1 import adapter as ksa_adapter
 from novaclient import client as nova_client
 from novaclient import exceptions as nova_exc
 from oslo_config import cfg
@@ -30,9 +38,9 @@ class VimListing:
     calls: int
 
 
-def _addresses(item: Any) -> tuple[tuple[str, str, int, str], ...]:
+def _addresses(item: dict) -> tuple[tuple[str, str, int, str], ...]:
     out = []
-    for network, entries in (getattr(item, "addresses", None) or {}).items():
+    for network, entries in (item.get("addresses") or {}).items():
         for entry in entries or ():
             out.append(
                 (
@@ -45,12 +53,12 @@ def _addresses(item: Any) -> tuple[tuple[str, str, int, str], ...]:
     return tuple(out)
 
 
-def _server(item: Any) -> ObservedServer:
+def _server(item: dict) -> ObservedServer:
     return ObservedServer(
-        id=item.id,
-        status=item.status,
-        host=getattr(item, "OS-EXT-SRV-ATTR:host", None),
-        zone=getattr(item, "OS-EXT-AZ:availability_zone", None),
+        id=item["id"],
+        status=item.get("status"),
+        host=item.get("OS-EXT-SRV-ATTR:host"),
+        zone=item.get("OS-EXT-AZ:availability_zone"),
         addresses=_addresses(item),
     )
 
@@ -71,21 +79,45 @@ class NovaLister:
         self.page_size = conf.convergence.page_size
         self.calls = 0
 
-    def _pages(self, search_opts: dict[str, Any]) -> list[Any]:
-        out: list[Any] = []
+    def _page(self, query: dict[str, Any]) -> list[dict]:
+        """One ``servers/detail`` page as plain dicts (novaclient's
+        errors for error answers, as ``servers.list`` raises them)."""
+        url = "/servers/detail?" + urllib.parse.urlencode(
+            sorted(query.items())
+        )
+        api = self.client.client
+        version = api.api_version.get_string()
+        # The plain keystoneauth request: novaclient's own would decode
+        # the body with the standard json module.
+        resp = ksa_adapter.Adapter.request(
+            api,
+            url,
+            "GET",
+            raise_exc=False,
+            headers={
+                "Accept": "application/json",
+                "X-OpenStack-Nova-API-Version": version,
+                "OpenStack-API-Version": f"compute {version}",
+            },
+        )
+        body = orjson.loads(resp.content) if resp.content else {}
+        if resp.status_code >= 400:
+            raise nova_exc.from_response(resp, body, url, "GET")
+        return body.get("servers") or []
+
+    def _pages(self, search_opts: dict[str, Any]) -> list[dict]:
+        out: list[dict] = []
         marker = None
         while True:
             self.calls += 1
-            page = self.client.servers.list(
-                detailed=True,
-                search_opts=search_opts,
-                marker=marker,
-                limit=self.page_size,
-            )
+            query = {**search_opts, "limit": self.page_size}
+            if marker is not None:
+                query["marker"] = marker
+            page = self._page(query)
             out.extend(page)
             if len(page) < self.page_size:
                 return out
-            marker = page[-1].id
+            marker = page[-1]["id"]
 
     def servers(self) -> dict[str, ObservedServer]:
         """Every server the VIM user can see, all projects if allowed."""
@@ -97,7 +129,7 @@ class NovaLister:
                 items = self._pages({})
         except nova_exc.ClientException as exc:
             raise errors.VimError(reason=f"Nova server list: {exc}") from exc
-        return {item.id: _server(item) for item in items}
+        return {item["id"]: _server(item) for item in items}
 
     def hosts_up(self) -> dict[str, bool]:
         """nova-compute host -> up; empty when the user may not ask."""

@@ -30,11 +30,12 @@ from tacker_ng.convergence import (
     refresh,
     scrape_targets,
     shard,
+    vims,
 )
 from tacker_ng.convergence.desired import DesiredVnfc, desired_vnfcs
 from tacker_ng.db import api as db_api
 from tacker_ng.db import observed as observed_db
-from tacker_ng.infra.openstack import errors, session
+from tacker_ng.infra.openstack import errors
 from tacker_ng.pm import discovery
 
 LOG = logging.getLogger(__name__)
@@ -76,20 +77,6 @@ class CycleReport:
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def resolve_vim(
-    instance: Mapping[str, Any],
-    vim_id: str | None,
-    conf: cfg.ConfigOpts = cfg.CONF,
-) -> dict[str, Any] | None:
-    """The VimConnectionInfo (secrets opened) a VNFC runs on."""
-    vims = instance.get("vim_connection_info") or {}
-    if vim_id in vims and vims[vim_id]:
-        return crypto.unseal(vims[vim_id])
-    if vim_id == "default" or not vims:
-        return session._default_vim(conf)  # noqa: SLF001 (the [vim] one)
-    return None
 
 
 def nova_lister(vim: dict[str, Any]) -> nova.VimListing:
@@ -151,12 +138,15 @@ class Observer:
         """VIM key -> (VIM, instances by id, desired VNFCs)."""
         groups: dict[str, tuple[dict, dict[str, Any], list[DesiredVnfc]]]
         groups = {}
+        # Opening a VIM's secrets (Fernet) once per distinct sealed VIM
+        # and cycle, not once per VNFC: it was 15 % of a cycle.
+        opened: dict[tuple[str | None, str], dict | None] = {}
         for instance in instances:
             report.instances += 1
             for vnfc in desired_vnfcs(instance):
                 try:
-                    vim = resolve_vim(
-                        instance, vnfc.vim_connection_id, self.conf
+                    vim = vims.resolve_cached(
+                        opened, instance, vnfc.vim_connection_id, self.conf
                     )
                 except crypto.SecretsUnavailable as exc:
                     LOG.warning(

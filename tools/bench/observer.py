@@ -9,12 +9,20 @@ product's observer and converger. Prints one JSON object:
   one conductor, and with two (``two_conductors``: each lists the VIM and
   takes its share of the instances, run side by side);
 * ``vim_calls_per_cycle`` by call (O(VNFCs / page size));
+* ``rss_mb``: the process's resident memory (VmRSS; the in-process
+  simulator's servers included) after populating and after each of
+  ``--cycles`` steady cycles, its growth over them, and the peak
+  (``ru_maxrss``): memory must stay bounded as cycles repeat;
 * ``drift_to_action_seconds``: from servers put in ERROR / deleted behind
   our back to their alarms and automatic heal op occs, observe interval
   not counted (a drift is seen at most one interval later).
 
     python tools/bench/observer.py [--vnfs 1000] [--vnfcs-per-vnf 10]
+        [--vnfcs 100000] [--cycles 3] [--one-conductor]
         [--backend sqlite|mariadb|postgresql] [--page-size 1000]
+
+``--vnfcs`` (issue #32: 100,000) sets the VNF count to VNFCs divided by
+``--vnfcs-per-vnf``.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import sys
 import tempfile
 import threading
@@ -141,6 +150,15 @@ def _observer(host: str, live: list[str], casts: list[str]):
     return observer.Observer(host, converger, lambda: live)
 
 
+def _rss_mb() -> float:
+    """This process's resident set now (MiB)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def _count(table) -> int:
     with db_api.reader() as session:
         return session.execute(
@@ -159,7 +177,16 @@ def main() -> None:
         default="sqlite",
     )
     parser.add_argument("--drifts", type=int, default=10)
+    parser.add_argument("--vnfcs", type=int, default=None)
+    parser.add_argument("--cycles", type=int, default=3)
+    parser.add_argument(
+        "--one-conductor",
+        action="store_true",
+        help="Skip the two-conductor run.",
+    )
     args = parser.parse_args()
+    if args.vnfcs:
+        args.vnfs = max(1, args.vnfcs // args.vnfcs_per_vnf)
     tmp = tempfile.mkdtemp(prefix="bench-observer-")
     out: dict = {
         "benchmark": "convergence observer cycle",
@@ -178,13 +205,31 @@ def main() -> None:
         casts: list[str] = []
         one = _observer("c1", ["c1"], casts)
         nova.reset_calls()
+        rss = {"populated": _rss_mb()}
         first = one.run_cycle()
         out["first_cycle"] = first
         out["vim_calls_first_cycle"] = nova.reset_calls()
-        steady = one.run_cycle()
-        out["cycle_seconds_one_conductor"] = steady["seconds"]
+        rss["after_first_cycle"] = _rss_mb()
+        seconds = []
+        for n in range(max(1, args.cycles)):
+            nova.reset_calls()
+            steady = one.run_cycle()
+            seconds.append(steady["seconds"])
+            rss[f"after_steady_cycle_{n + 1}"] = _rss_mb()
+        out["cycle_seconds_one_conductor"] = max(seconds)
+        out["steady_cycles_seconds"] = seconds
         out["vim_calls_per_cycle"] = nova.reset_calls()
         out["vim_calls_reported_by_observer"] = steady["vim_calls"]
+        rss["growth_over_steady_cycles"] = round(
+            rss[f"after_steady_cycle_{len(seconds)}"]
+            - rss["after_first_cycle"],
+            1,
+        )
+        rss["max"] = round(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+        )
+        out["rss_mb"] = rss
+        out["load_average"] = [round(x, 2) for x in os.getloadavg()]
 
         # drift: half put in ERROR, half deleted, spread over the VNFs
         instances = sorted(layout)
@@ -203,6 +248,9 @@ def main() -> None:
         } | {"heals": len(drifted["heals"])}
         out["alarms_in_db"] = _count(cm.VnfAlarm.__table__)
 
+        if args.one_conductor:
+            print(json.dumps(out, indent=2, sort_keys=True))
+            return
         # two conductors, one VIM: each lists it and converges its share
         nova.reset_calls()
         cfg.CONF.set_override("shard_by", "instance", group="convergence")
