@@ -62,9 +62,7 @@ def run(
         ).stdout
     finally:
         os.unlink(f.name)
-    latency = dict(
-        re.findall(r"^\s+(50|75|90|99)%\s+(\S+)\s*$", out, re.M)
-    )
+    latency = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)\s*$", out, re.M))
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)$", out, re.M)
     return {
