@@ -99,9 +99,15 @@ def decode_marker(
 
 
 def after(table: sa.Table, key: tuple[datetime.datetime, str]) -> Any:
-    """Rows strictly after ``key`` in :func:`order_by` order."""
+    """Rows strictly after ``key`` in :func:`order_by` order.
+
+    The leading ``created_at >= t`` is implied by the rest; it is there
+    for the planner: PostgreSQL did not read ``created_at > t OR
+    (created_at = t AND id > y)`` as a range of the (created_at, id)
+    index, so page 500 of 100,000 instances cost several times page 1.
+    With it both backends start the index scan at the marker."""
     created_at, row_id = key
-    return sa.or_(
-        table.c.created_at > created_at,
-        sa.and_(table.c.created_at == created_at, table.c.id > row_id),
+    return sa.and_(
+        table.c.created_at >= created_at,
+        sa.or_(table.c.created_at > created_at, table.c.id > row_id),
     )
