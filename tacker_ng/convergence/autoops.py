@@ -37,7 +37,6 @@ no automatic operation starts.
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -185,21 +184,15 @@ class AutoOps:
             instance["id"],
             occ["id"],
         )
-        try:
-            self.rollback_cast(self.context, occ["id"])
-        except messaging.MessagingException as exc:
-            # FAILED_TEMP again, counted: the next cycle fails it.
-            LOG.error("Cast of rollback of %s failed: %s", occ["id"], exc)
-            state.move(
-                self.context,
-                occ["id"],
-                S.FAILED_TEMP,
-                {S.ROLLING_BACK},
-                error={
-                    "status": 503,
-                    "detail": "No conductor could be reached.",
-                },
-            )
+        # A refused cast: FAILED_TEMP again, counted: the next cycle
+        # fails it.
+        state.cast_or_park(
+            self.context,
+            self.rollback_cast,
+            occ["id"],
+            S.ROLLING_BACK,
+            "rollback of",
+        )
         return Held.RUNNING
 
     def _count_failure(
@@ -369,18 +362,7 @@ class AutoOps:
             ", ".join(vnfc_ids),
             failures,
         )
-        try:
-            self.cast(self.context, occ["id"])
-        except messaging.MessagingException as exc:
-            LOG.error("Cast of automatic heal %s failed: %s", occ["id"], exc)
-            state.move(
-                self.context,
-                occ["id"],
-                S.FAILED_TEMP,
-                {S.STARTING},
-                error={
-                    "status": 503,
-                    "detail": "No conductor could be reached.",
-                },
-            )
+        state.cast_or_park(
+            self.context, self.cast, occ["id"], S.STARTING, "automatic heal"
+        )
         return occ["id"], True

@@ -8,6 +8,7 @@ of the notification are written together or not at all.
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from tacker_ng.db import api as db_api
@@ -92,3 +93,26 @@ def finish(
             _notify(session, op_occ_id)
     LOG.info("Op occ %s ended %s", op_occ_id, to_state)
     return True
+
+
+def cast_or_park(
+    context: Any,
+    cast: Callable[[Any, str], None],
+    occ_id: str,
+    from_state: lcm.OperationState,
+    what: str,
+) -> None:
+    """Cast op occ ``occ_id`` (the VNFM's own operation or rollback) to
+    the conductors; when the bus refuses it, the op occ goes from
+    ``from_state`` to FAILED_TEMP with a 503, for the VNFM's next look."""
+    try:
+        cast(context, occ_id)
+    except messaging.MessagingException as exc:
+        LOG.error("Cast of %s %s failed: %s", what, occ_id, exc)
+        move(
+            context,
+            occ_id,
+            lcm.OperationState.FAILED_TEMP,
+            {from_state},
+            error={"status": 503, "detail": "No conductor could be reached."},
+        )

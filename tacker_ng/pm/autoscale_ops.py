@@ -24,7 +24,6 @@ in the transaction that moves the op occ (to FAILED or ROLLING_BACK), and
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -49,7 +48,6 @@ Cast = Callable[[Any, str], None]
 #: the observer leaves it alone).
 AUTOSCALE_KEY = "autoscale:failed"
 AUTOSCALE_FAULT = "AUTO_SCALE_FAILED"
-_UNREACHABLE = {"status": 503, "detail": "No conductor could be reached."}
 
 
 def is_automatic_scale(occ: Mapping[str, Any]) -> bool:
@@ -177,18 +175,14 @@ class AutoScaleOps:
             instance["id"],
             occ["id"],
         )
-        try:
-            self.rollback_cast(self.context, occ["id"])  # type: ignore[misc]
-        except messaging.MessagingException as exc:
-            # FAILED_TEMP again, counted: the next pass fails it.
-            LOG.error("Cast of rollback of %s failed: %s", occ["id"], exc)
-            state.move(
-                self.context,
-                occ["id"],
-                S.FAILED_TEMP,
-                {S.ROLLING_BACK},
-                error=_UNREACHABLE,
-            )
+        # A refused cast: FAILED_TEMP again, counted: the next pass fails it.
+        state.cast_or_park(
+            self.context,
+            self.rollback_cast,  # type: ignore[arg-type]
+            occ["id"],
+            S.ROLLING_BACK,
+            "rollback of",
+        )
 
     def _count(
         self,
@@ -353,15 +347,7 @@ class AutoScaleOps:
             decision.reason,
             occ["id"],
         )
-        try:
-            self.cast(self.context, occ["id"])
-        except messaging.MessagingException as exc:
-            LOG.error("Cast of automatic scale %s failed: %s", occ["id"], exc)
-            state.move(
-                self.context,
-                occ["id"],
-                S.FAILED_TEMP,
-                {S.STARTING},
-                error=_UNREACHABLE,
-            )
+        state.cast_or_park(
+            self.context, self.cast, occ["id"], S.STARTING, "automatic scale"
+        )
         return str(occ["id"])
